@@ -1,0 +1,57 @@
+"""The shapes in which autograd knowledge reaches the analysis.
+
+The tables behind them are data: generated from PyTorch's own ``derivatives.yaml`` /
+``native_functions.yaml`` (torch) or read off an installed framework (paddle), plus a small
+hand-kept surface map whose every entry is proven by a runtime test. The analysis only ever sees
+these frozen dataclasses, never the raw tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A save condition: ``ALWAYS`` means the tensor is saved whenever the op records a backward node
+# (that is, whenever any differentiable input requires grad); otherwise a tuple of parameter names,
+# and the tensor is saved only if at least one of those parameters requires grad.
+ALWAYS: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OpFacts:
+    """What one Python-level callable does to autograd state, in Python parameter names.
+
+    ``params`` lists the positional parameter names in call order. For a Tensor method the receiver
+    is the first entry (``"self"`` in torch, ``"x"`` in paddle), so ``a.mul(b)`` binds
+    ``self=a, other=b``; for a binary operator ``a * b`` the left operand is the first entry.
+    """
+
+    name: str  # canonical op name, e.g. "sigmoid", "addmm", "relu_"
+    params: tuple[str, ...]
+    # param -> condition (ALWAYS or params whose requires-grad triggers the save)
+    saves: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    saves_output: bool = False
+    inplace_param: str | None = None  # the parameter written in place (method `_`, inplace=True)
+    inplace_saves_clone: bool = False  # the in-place variant saved a clone of its input first
+    view_of: str | None = None  # result is a view of this parameter
+    multi_view_of: str | None = None  # result is a sequence of views of this parameter
+    out_param: str | None = None  # name of the out= keyword when the op accepts one
+    differentiable: bool = True  # False: result never requires grad (argmax, comparisons, ...)
+    returns_tensor: bool = True
+
+
+@dataclass(frozen=True)
+class ModuleFacts:
+    """What calling an ``nn.Module`` / ``paddle.nn.Layer`` instance does, given its constructor.
+
+    The module's own parameters count as requiring grad (they do unless frozen), so ``call``
+    is already specialised: e.g. Conv2d saves its input, Linear saves its input (weight requires
+    grad), ReLU saves its output, Dropout saves only its mask.
+    """
+
+    name: str  # e.g. "torch.nn.ReLU"
+    call: OpFacts  # facts of module(x) with the constructor's keywords taken into account
+    has_parameters: bool = False  # weight/bias are leaves that require grad
+    # buffers written in place by a training-mode call, and saved by it (BatchNorm running stats)
+    inplace_buffers: tuple[str, ...] = ()
+    saved_attributes: tuple[str, ...] = ()  # module attributes (tensors) the call saves, e.g. "weight"
+    container: bool = False  # nn.Sequential / ModuleList: analysed by adjacency, not as one op
