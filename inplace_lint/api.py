@@ -114,7 +114,7 @@ def _span(code_range: CodeRange) -> Span:
 
 def _syntax_error(error: cst.ParserSyntaxError) -> Diagnostic:
     message = str(error.message).splitlines()[0] if error.message else "invalid syntax"
-    row, col = max(error.raw_line, 1), max(error.raw_column, 0) + 1
+    row, col = max(error.editor_line, 1), max(error.editor_column, 1)
     rule = all_rules()["IPL901"]
     return Diagnostic(
         code=rule.code,
