@@ -1,0 +1,31 @@
+"""What one linted file gives back to the runner, the reporters and the language server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inplace_lint.diagnostics import Diagnostic
+
+
+@dataclass
+class CellMap:
+    """For notebooks: row in the concatenated program -> (1-based cell index, row in that cell)."""
+
+    rows: list[tuple[int, int]] = field(default_factory=list)  # index = program row - 1
+
+    def locate(self, row: int) -> tuple[int, int]:
+        if 1 <= row <= len(self.rows):
+            return self.rows[row - 1]
+        return (1, row)
+
+
+@dataclass
+class FileResult:
+    path: str  # as displayed (relative to the working directory when possible)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    source: str | None = None  # the analysed text (for code frames); None when unreadable
+    fixed_source: str | None = None  # the text after fixes, when fixing changed something
+    fixes_applied: int = 0
+    fixed_diagnostics: list[Diagnostic] = field(default_factory=list)  # what the fixes removed
+    cell_map: CellMap | None = None  # set for notebooks
+    written: bool = False  # the fixed text was written back
