@@ -1,0 +1,365 @@
+"""Execute fixtures under the real framework and judge their declared outcome.
+
+    python tests/runtime/fixture_runner.py FILE [FILE...]   # one JSON verdict per line
+    python tests/runtime/fixture_runner.py --serve          # read paths on stdin, answer verdicts
+
+A fixture runs as a script would (`__name__ == "__main__"`, `sys.argv == [FILE]`) in a fresh
+namespace. `--serve` keeps one interpreter for many fixtures so torch/paddle are imported once; the
+worker resets the global state a fixture may leave behind (grad mode, anomaly mode, default dtype,
+nn.Module patching, ...) and, if it still finds the state changed, answers `"dirty": true` and
+exits so that its parent starts a fresh one. Rules: docs/fixtures.md, "runtime check".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import runpy
+import sys
+import time
+import traceback
+import warnings
+import weakref
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fixturelib import Fixture, load_fixture  # noqa: E402
+
+VERSION_IN_MESSAGE = re.compile(r"is at version (\d+); expected version (\d+)")
+OUTPUT_TAIL = 2000
+
+
+# -- framework state ------------------------------------------------------------------------------
+
+
+def _state(framework: str) -> dict:
+    """The global switches a fixture may flip; compared before and after each fixture."""
+    if framework == "torch":
+        import torch
+
+        return {
+            "grad": torch.is_grad_enabled(),
+            "inference": torch.is_inference_mode_enabled(),
+            "anomaly": torch.is_anomaly_enabled(),
+            "dtype": str(torch.get_default_dtype()),
+            "deterministic": torch.are_deterministic_algorithms_enabled(),
+            "function_modes": torch._C._len_torch_function_stack(),
+            "module_init": id(torch.nn.Module.__init__),
+        }
+    import paddle
+
+    return {
+        "grad": paddle.is_grad_enabled(),
+        "dynamic": paddle.in_dynamic_mode(),
+        "dtype": str(paddle.get_default_dtype()),
+        "device": paddle.get_device(),
+    }
+
+
+def _reset(framework: str) -> None:
+    """Undo the usual global changes, so one careless fixture does not cost a restart."""
+    if framework == "torch":
+        import torch
+
+        torch.set_grad_enabled(True)
+        torch.autograd.set_detect_anomaly(False)
+        torch.set_default_dtype(torch.float32)
+        torch.use_deterministic_algorithms(False)
+    else:
+        import paddle
+
+        paddle.set_grad_enabled(True)
+        paddle.set_default_dtype("float32")
+
+
+def _setup(framework: str) -> None:
+    if framework == "torch":
+        import torch
+
+        torch.set_num_threads(1)
+    else:
+        import paddle  # noqa: F401
+
+
+def _seed(framework: str) -> None:
+    if framework == "torch":
+        import torch
+
+        torch.manual_seed(0)
+    else:
+        import paddle
+
+        paddle.seed(0)
+
+
+# -- in-place recording (torch, for `error version-counter`) ---------------------------------------
+
+
+def _fixture_frame(filename: str, frame):
+    while frame is not None and frame.f_code.co_filename != filename:
+        frame = frame.f_back
+    return frame
+
+
+def _is_inplace(name: str, kwargs: dict) -> bool:
+    if name == "__setitem__" or re.fullmatch(r"__i[a-z]+__", name):
+        return True
+    if name.endswith("_") and not name.endswith("__") and name != "requires_grad_":
+        return True
+    return kwargs.get("inplace") is True or kwargs.get("out") is not None
+
+
+def _written(name: str, args: tuple, kwargs: dict) -> list:
+    """The tensors an in-place call writes: `out=`, else its first tensor (or list) argument."""
+    import torch
+
+    first = kwargs.get("out")
+    if first is None:
+        first = args[0] if args else next(iter(kwargs.values()), None)
+    items = first if isinstance(first, (list, tuple)) else [first]
+    return [t for t in items if isinstance(t, torch.Tensor)]
+
+
+class InplaceRecorder:
+    """Record every in-place torch call: the fixture line(s) it comes from and the versions of the
+    tensors it wrote, read just after the call.
+
+    The line is the innermost stack frame in the fixture file. A call made inside a library
+    module's forward (`nn.ReLU(inplace=True)`) is also attributed to the fixture line that
+    constructed that module, so the fault marker may sit on the constructor.
+    Invisible to the mode, hence never recorded: writes inside a C++ kernel (BatchNorm's running
+    statistics update), `.data`/`.numpy()` writes (these have their own version counter anyway).
+    """
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.ops: list[dict] = []
+        self.module_lines: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @contextlib.contextmanager
+    def active(self):
+        import torch
+        from torch.overrides import TorchFunctionMode
+
+        recorder = self
+
+        class Mode(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                result = func(*args, **kwargs)
+                name = getattr(func, "__name__", "")
+                if _is_inplace(name, kwargs):
+                    recorder._record(name, args, kwargs)
+                return result
+
+        original_init = torch.nn.Module.__init__
+
+        def init(module, *args, **kwargs):
+            original_init(module, *args, **kwargs)
+            frame = _fixture_frame(self.filename, sys._getframe(1))
+            if frame is not None:
+                self.module_lines.setdefault(module, frame.f_lineno)
+
+        torch.nn.Module.__init__ = init
+        try:
+            with Mode():
+                yield self
+        finally:
+            torch.nn.Module.__init__ = original_init
+
+    def _record(self, name: str, args: tuple, kwargs: dict) -> None:
+        import torch
+
+        lines = set()
+        frame = sys._getframe(2)
+        while frame is not None and frame.f_code.co_filename != self.filename:
+            owner = frame.f_locals.get("self")
+            if isinstance(owner, torch.nn.Module) and owner in self.module_lines:
+                lines.add(self.module_lines[owner])
+            frame = frame.f_back
+        if frame is None:
+            return
+        lines.add(frame.f_lineno)
+        versions = [t._version for t in _written(name, args, kwargs)]
+        self.ops.append({"lines": sorted(lines), "op": name, "versions": versions})
+
+
+# -- running and judging --------------------------------------------------------------------------
+
+
+def _to_arrays(value) -> list:
+    import numpy as np
+
+    items = value if isinstance(value, (list, tuple)) else [value]
+    arrays = []
+    for item in items:
+        if item is None:
+            arrays.append(None)
+        elif hasattr(item, "detach"):
+            arrays.append(item.detach().cpu().numpy())
+        elif hasattr(item, "numpy"):
+            arrays.append(item.numpy())
+        else:
+            arrays.append(np.asarray(item))
+    return arrays
+
+
+def _same(a, b) -> bool:
+    import numpy as np
+
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-4, atol=1e-6, equal_nan=True))
+
+
+def _exception_info(exc: BaseException, filename: str) -> dict:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    return {
+        "type": type(exc).__name__,
+        "mro": [c.__name__ for c in type(exc).__mro__],
+        "message": str(exc),
+        "line": frames[-1].lineno if frames else None,
+        "traceback": "".join(traceback.format_exception(exc))[-OUTPUT_TAIL:],
+    }
+
+
+def _judge_error(fx: Fixture, exc: dict | None, ops: list[dict]) -> list[str]:
+    family = fx.family
+    if exc is None:
+        return [f"expected {family.exception} ({fx.outcome}), but main() returned"]
+    problems = []
+    if family.exception not in exc["mro"] or not re.search(family.message, exc["message"]):
+        return [f"expected {family.exception} matching /{family.message}/ ({fx.outcome}), got "
+                f"{exc['type']}: {exc['message'][:300]}"]
+    if family.check == "fault-frame" and exc["line"] != fx.fault_line:
+        problems.append(f"raised from line {exc['line']}, but `# fault` is line {fx.fault_line}")
+    if family.check == "version":
+        match = VERSION_IN_MESSAGE.search(exc["message"])
+        if match is None:
+            return [f"no `is at version N` in: {exc['message'][:300]}"]
+        version = int(match.group(1))
+        at_fault = [op for op in ops if fx.fault_line in op["lines"]]
+        if not any(version in op["versions"] for op in at_fault):
+            producers = sorted({ln for op in ops if version in op["versions"] for ln in op["lines"]})
+            problems.append(
+                f"message says `is at version {version}`, but the in-place ops recorded on the "
+                f"`# fault` line {fx.fault_line} left versions "
+                f"{[(op['op'], op['versions']) for op in at_fault] or 'none'}; "
+                f"lines that produced version {version}: {producers or 'none'}"
+            )
+    return problems
+
+
+def _judge_wrong_grad(fx: Fixture, namespace: dict) -> list[str]:
+    results = {}
+    for name in ("buggy", "reference", "reference"):
+        _seed(fx.framework)
+        results.setdefault(name, []).append(_to_arrays(namespace[name]()))
+    buggy, (reference, again) = results["buggy"][0], results["reference"]
+    if len(buggy) != len(reference):
+        return [f"buggy() returns {len(buggy)} values, reference() {len(reference)}"]
+    if not all(_same(a, b) for a, b in zip(reference, again)):
+        return ["reference() gives different results on two seeded calls: seed inside it"]
+    if all(_same(a, b) for a, b in zip(buggy, reference)):
+        return ["buggy() and reference() agree (allclose): the bug does not show"]
+    return []
+
+
+def run_fixture(path: Path | str) -> dict:
+    """Execute one fixture in this process and return its verdict (a JSON-able dict)."""
+    start = time.perf_counter()
+    verdict: dict = {"path": str(path), "passed": False, "problems": []}
+    try:
+        fx = load_fixture(path)
+    except Exception as err:  # a malformed fixture is a failed verdict, not a crash
+        verdict["problems"] = [f"cannot load: {err}"]
+        return verdict
+    verdict["outcome"] = str(fx.outcome)
+    filename = str(fx.path.resolve())
+    recorder = InplaceRecorder(filename)
+    recording = fx.outcome.family == "version-counter"
+    output = io.StringIO()
+    exc, namespace = None, {}
+    _seed(fx.framework)
+    saved_argv = sys.argv
+    sys.argv = [filename]
+    try:
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(warnings.catch_warnings())
+            stack.enter_context(contextlib.redirect_stdout(output))
+            stack.enter_context(contextlib.redirect_stderr(output))
+            if recording:
+                stack.enter_context(recorder.active())
+            try:
+                namespace = runpy.run_path(filename, run_name="__main__")
+                if fx.outcome.kind == "wrong_grad":
+                    verdict["problems"] = _judge_wrong_grad(fx, namespace)
+            except (Exception, SystemExit) as err:
+                exc = _exception_info(err, filename)
+    finally:
+        sys.argv = saved_argv
+    if fx.outcome.kind == "error":
+        verdict["problems"] = _judge_error(fx, exc, recorder.ops)
+    elif exc is not None:
+        verdict["problems"] = [f"{fx.outcome} fixture raised {exc['type']}: {exc['message'][:300]}"]
+    verdict["passed"] = not verdict["problems"]
+    verdict["exception"] = exc
+    if recording:
+        verdict["fault_line_ops"] = [op for op in recorder.ops if fx.fault_line in op["lines"]]
+    verdict["output"] = output.getvalue()[-OUTPUT_TAIL:]
+    verdict["seconds"] = round(time.perf_counter() - start, 3)
+    return verdict
+
+
+def _framework_of(path: str) -> str | None:
+    try:
+        return load_fixture(path).framework
+    except Exception:
+        return None
+
+
+def serve() -> None:
+    """Answer one verdict line per path line. Fixture output never reaches the answer stream."""
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    ready: set[str] = set()
+    for line in sys.stdin:
+        path = line.strip()
+        framework = _framework_of(path)
+        if framework is not None and framework not in ready:
+            _setup(framework)
+            ready.add(framework)
+        before = _state(framework) if framework else None
+        verdict = run_fixture(path)
+        if framework:
+            _reset(framework)
+            after = _state(framework)
+            verdict["dirty"] = after != before
+        answers.write(json.dumps(verdict) + "\n")
+        if verdict.get("dirty"):
+            return
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--serve"]:
+        serve()
+        return 0
+    if not argv or argv[0].startswith("-"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    passed = True
+    for path in argv:
+        framework = _framework_of(path)
+        if framework:
+            _setup(framework)
+        verdict = run_fixture(path)
+        print(json.dumps(verdict))
+        passed &= verdict["passed"]
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
