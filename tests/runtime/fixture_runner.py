@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fixturelib import Fixture, load_fixture  # noqa: E402
 
 VERSION_IN_MESSAGE = re.compile(r"is at version (\d+); expected version (\d+)")
+SAVED_TYPE_IN_MESSAGE = re.compile(r"inplace operation: \[(torch\.\w+) \[")
 OUTPUT_TAIL = 2000
 
 
@@ -177,14 +178,20 @@ class InplaceRecorder:
         frame = sys._getframe(2)
         while frame is not None and frame.f_code.co_filename != self.filename:
             owner = frame.f_locals.get("self")
-            if isinstance(owner, torch.nn.Module) and owner in self.module_lines:
-                lines.add(self.module_lines[owner])
+            if isinstance(owner, torch.nn.Module):
+                if frame.f_code.co_name == "__init__":
+                    return  # a library module initialising its own parameters
+                if owner in self.module_lines:
+                    lines.add(self.module_lines[owner])
             frame = frame.f_back
         if frame is None:
             return
         lines.add(frame.f_lineno)
-        versions = [t._version for t in _written(name, args, kwargs)]
-        self.ops.append({"lines": sorted(lines), "op": name, "versions": versions})
+        writes = [
+            {"version": t._version, "type": t.type(), "shape": list(t.shape)}
+            for t in _written(name, args, kwargs)
+        ]
+        self.ops.append({"lines": sorted(lines), "op": name, "writes": writes})
 
 
 # -- running and judging --------------------------------------------------------------------------
@@ -241,14 +248,26 @@ def _judge_error(fx: Fixture, exc: dict | None, ops: list[dict]) -> list[str]:
         if match is None:
             return [f"no `is at version N` in: {exc['message'][:300]}"]
         version = int(match.group(1))
-        at_fault = [op for op in ops if fx.fault_line in op["lines"]]
-        if not any(version in op["versions"] for op in at_fault):
-            producers = sorted({ln for op in ops if version in op["versions"] for ln in op["lines"]})
+        kind = SAVED_TYPE_IN_MESSAGE.search(exc["message"])
+
+        def produced(op: dict) -> bool:
+            return any(
+                w["version"] == version and (kind is None or w["type"] == kind.group(1))
+                for w in op["writes"]
+            )
+
+        if not any(produced(op) for op in ops if fx.fault_line in op["lines"]):
+            at_fault = [
+                (op["op"], [(w["type"], w["version"]) for w in op["writes"]])
+                for op in ops
+                if fx.fault_line in op["lines"]
+            ]
+            producers = sorted({ln for op in ops if produced(op) for ln in op["lines"]})
             problems.append(
-                f"message says `is at version {version}`, but the in-place ops recorded on the "
-                f"`# fault` line {fx.fault_line} left versions "
-                f"{[(op['op'], op['versions']) for op in at_fault] or 'none'}; "
-                f"lines that produced version {version}: {producers or 'none'}"
+                f"message says `{kind.group(1) if kind else 'tensor'} ... is at version "
+                f"{version}`, but the in-place ops recorded on the `# fault` line "
+                f"{fx.fault_line} left {at_fault or 'nothing'}; lines that produced that "
+                f"version: {producers or 'none'}"
             )
     return problems
 
