@@ -1,0 +1,181 @@
+"""Which files a `check` run lints.
+
+Directories are walked recursively for `.py`, `.pyi` and `.ipynb` files; a file named on the
+command line is linted whatever its extension. Directories matching `exclude` / `extend-exclude`
+(ruff's default list unless overridden) and paths ignored by `.gitignore` files (from the
+repository root down) are skipped while walking; a path named on the command line is linted
+anyway unless `--force-exclude` is given, as in ruff. Symlinked directories are not followed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from inplace_lint.config import SettingsResolver, matches_any, relative_to
+
+SOURCE_SUFFIXES = frozenset({".py", ".pyi", ".ipynb"})
+
+
+class DiscoveryError(Exception):
+    """A path named on the command line that cannot be linted (the CLI exits 2)."""
+
+
+@dataclass
+class Discovery:
+    files: list[Path]
+    skipped: list[tuple[Path, str]]  # (path, why) for --verbose
+
+
+def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bool) -> Discovery:
+    """The files to lint under ``paths``, sorted and without duplicates."""
+    found: dict[Path, None] = {}
+    skipped: list[tuple[Path, str]] = []
+    for path in paths:
+        if not path.exists() and not path.is_symlink():
+            raise DiscoveryError(f"{path}: no such file or directory")
+        ignore = _GitIgnore(_git_root(path.resolve()))
+        if force_exclude:
+            why = _excluded(path, resolver, ignore, explicit=True)
+            if why:
+                skipped.append((path, why))
+                continue
+        if path.is_dir():
+            _walk(path, resolver, ignore, found, skipped)
+        else:
+            found[path] = None
+    return Discovery(sorted(found, key=display_key), skipped)
+
+
+def excluded(path: Path, resolver: SettingsResolver) -> str | None:
+    """Why a path named explicitly (it need not exist: `--stdin-filename`) is force-excluded."""
+    ignore = _GitIgnore(_git_root(path.resolve()))
+    return _excluded(path, resolver, ignore, explicit=True, is_dir=False)
+
+
+def display_key(path: Path) -> str:
+    return path.as_posix()
+
+
+def _walk(
+    top: Path,
+    resolver: SettingsResolver,
+    ignore: _GitIgnore,
+    found: dict[Path, None],
+    skipped: list[tuple[Path, str]],
+) -> None:
+    stack = [top]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError as error:
+            skipped.append((directory, f"cannot list: {error.strerror or error}"))
+            continue
+        for entry in entries:
+            path = directory / entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if not is_dir and Path(entry.name).suffix not in SOURCE_SUFFIXES:
+                continue
+            if is_dir and entry.is_symlink():
+                continue
+            why = _excluded(path, resolver, ignore, explicit=False, is_dir=is_dir)
+            if why:
+                skipped.append((path, why))
+            elif is_dir:
+                stack.append(path)
+            else:
+                found[path] = None
+
+
+def _excluded(
+    path: Path,
+    resolver: SettingsResolver,
+    ignore: _GitIgnore,
+    *,
+    explicit: bool,
+    is_dir: bool | None = None,
+) -> str | None:
+    """Why ``path`` is excluded, or None. ``explicit``: check its ancestors too."""
+    if is_dir is None:
+        is_dir = path.is_dir()
+    config = resolver.config_for(path.parent if not is_dir else path)
+    patterns = resolver.excludes(config)
+    candidates = [path]
+    if explicit:
+        resolved = path.resolve()
+        candidates = [resolved, *[p for p in resolved.parents if _is_under(p, config.root)]]
+    for candidate in candidates:
+        if matches_any(relative_to(candidate, config.root), patterns):
+            return f"excluded by {'exclude' if config.path is None else config.path}"
+    if resolver.respect_gitignore(config) and ignore.ignored(path.resolve(), is_dir):
+        return "ignored by .gitignore"
+    return None
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    return path != root and root in path.parents
+
+
+def _git_root(path: Path) -> Path:
+    start = path if path.is_dir() else path.parent
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+class _GitIgnore:
+    """The `.gitignore` files from ``root`` down to a path, read once per directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._specs: dict[Path, object | None] = {}
+
+    def _spec(self, directory: Path) -> object | None:
+        if directory not in self._specs:
+            lines: list[str] = []
+            for name in (".gitignore", ".ignore"):
+                try:
+                    lines += (
+                        (directory / name)
+                        .read_text(encoding="utf-8", errors="replace")
+                        .splitlines()
+                    )
+                except OSError:
+                    pass
+            if directory == self.root:
+                try:
+                    lines += (
+                        (directory / ".git" / "info" / "exclude")
+                        .read_text(encoding="utf-8", errors="replace")
+                        .splitlines()
+                    )
+                except OSError:
+                    pass
+            spec = None
+            if any(line.strip() and not line.startswith("#") for line in lines):
+                import pathspec
+
+                spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            self._specs[directory] = spec
+        return self._specs[directory]
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        if path != self.root and self.root not in path.parents:
+            return False
+        decision = False
+        chain = [p for p in reversed(path.parents) if p == self.root or self.root in p.parents]
+        for directory in chain:
+            spec = self._spec(directory)
+            if spec is None:
+                continue
+            rel = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
+            result = spec.check_file(rel)
+            if result.include is not None:
+                decision = result.include
+        return decision

@@ -1,0 +1,221 @@
+"""Jupyter notebooks: the code cells as one program, and the fixed program back into the cells.
+
+The program is the code cells in order, each preceded by a marker comment line (a comment
+changes no meaning). The markers let fixed text be split back into the same cells even when a
+fix changed the number of lines; outputs, metadata and every other cell are kept as they were.
+IPython magics (`%time x`, `!pip ...`) become `pass` lines with the magic in a comment, so the row
+count and the indentation stay, and are restored on the way back. Cells that start with a cell
+magic (`%%bash`, ...) are not Python and are left out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from inplace_lint.results import CellMap
+
+MARKER = "# %% inplace-lint: cell {n}"
+_MARKER_LINE = re.compile(r"^# %% inplace-lint: cell (\d+)[ \t]*(?:\r\n|\r|\n|\Z)", re.MULTILINE)
+_MAGIC = re.compile(r"^(?P<indent>[ \t]*)(?P<magic>(?:[%!?]|[\w.]+[ \t]*=[ \t]*[%!]).*)$")
+_MAGIC_PLACEHOLDER = re.compile(r"pass  # inplace-lint magic (\d+)")
+
+
+class NotebookError(Exception):
+    """The file is not a notebook we can lint (not JSON, no cells list, ...)."""
+
+
+@dataclass
+class Notebook:
+    data: dict[str, Any]
+    cells: list[int]  # indices into data["cells"] of the code cells in the program, in order
+    program: str
+    cell_map: CellMap
+    magics: list[str] = field(default_factory=list)  # original magic lines, by placeholder index
+    indent: int | None = 1
+    ensure_ascii: bool = False
+    trailing_newline: bool = True
+
+
+def read_notebook(text: str) -> Notebook:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotebookError(f"not valid notebook JSON: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise NotebookError("not a notebook: no `cells` list at the top level")
+    if _language(data) not in (None, "python"):
+        raise NotebookError(f"not a Python notebook (language {_language(data)!r})")
+    notebook = Notebook(data, [], "", CellMap(), **_json_style(text))
+    parts: list[str] = []
+    for index, cell in enumerate(data["cells"]):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _cell_text(cell, index)
+        if source.lstrip().startswith("%%"):
+            continue
+        number = index + 1
+        notebook.cells.append(index)
+        body = _mask_magics(source, notebook.magics)
+        if body and not body.endswith(("\n", "\r")):
+            body += "\n"
+        parts.append(MARKER.format(n=number) + "\n" + body)
+        rows = body.count("\n") if body else 0
+        notebook.cell_map.rows.append((number, 1))  # the marker row: reported as the cell's start
+        notebook.cell_map.rows.extend((number, r) for r in range(1, rows + 1))
+    notebook.program = "".join(parts)
+    notebook.cell_map.file_lines = _file_lines(text)
+    return notebook
+
+
+def write_notebook(notebook: Notebook, program: str) -> str:
+    """The notebook's JSON text with ``program`` (a fixed version of ``notebook.program``) put
+    back into its cells. Raises ``NotebookError`` if the cells can no longer be told apart."""
+    pieces = _MARKER_LINE.split(program)
+    # pieces: [before first marker, n1, body1, n2, body2, ...]
+    numbers = [int(n) for n in pieces[1::2]]
+    if pieces[0].strip() or numbers != [i + 1 for i in notebook.cells]:
+        raise NotebookError("the fixed program no longer has its cell boundaries; not written")
+    data = json.loads(json.dumps(notebook.data))  # a copy, so the notebook stays as read
+    for index, body in zip(notebook.cells, pieces[2::2]):
+        cell = data["cells"][index]
+        original = _cell_text(cell, index)
+        new = _unmask_magics(body, notebook.magics)
+        if not original.endswith(("\n", "\r")) and new.endswith("\n"):
+            new = new[:-1]
+        if new != original:
+            cell["source"] = (
+                new.splitlines(keepends=True) if isinstance(cell["source"], list) else new
+            )
+    text = json.dumps(data, indent=notebook.indent, ensure_ascii=notebook.ensure_ascii)
+    return text + ("\n" if notebook.trailing_newline else "")
+
+
+def _language(data: dict[str, Any]) -> str | None:
+    metadata = data.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    info = metadata.get("language_info")
+    name = info.get("name") if isinstance(info, dict) else None
+    if name is None:
+        kernel = metadata.get("kernelspec")
+        name = kernel.get("language") if isinstance(kernel, dict) else None
+    return name.lower() if isinstance(name, str) else None
+
+
+def _cell_text(cell: dict[str, Any], index: int) -> str:
+    source = cell.get("source", "")
+    if isinstance(source, list) and all(isinstance(s, str) for s in source):
+        return "".join(source)
+    if isinstance(source, str):
+        return source
+    raise NotebookError(f"cell {index + 1}: `source` is neither a string nor a list of strings")
+
+
+def _mask_magics(source: str, magics: list[str]) -> str:
+    if not any(ch in source for ch in "%!?"):
+        return source
+    out = []
+    for line in source.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        match = _MAGIC.match(body)
+        if match and not body.lstrip().startswith("#"):
+            magics.append(match.group("magic"))
+            body = f"{match.group('indent')}pass  # inplace-lint magic {len(magics) - 1}"
+        out.append(body + line[len(line.rstrip("\r\n")) :])
+    return "".join(out)
+
+
+def _unmask_magics(body: str, magics: list[str]) -> str:
+    if not magics:
+        return body
+    return _MAGIC_PLACEHOLDER.sub(lambda m: magics[int(m.group(1))], body)
+
+
+def _json_style(text: str) -> dict[str, Any]:
+    match = re.search(r"\n( +)\S", text)
+    return {
+        "indent": len(match.group(1)) if match else None,
+        "ensure_ascii": text.isascii() and "\\u" in text,
+        "trailing_newline": text.endswith("\n"),
+    }
+
+
+def _file_lines(text: str) -> dict[int, list[int]]:
+    """For each cell (1-based), the file line of each row of its source.
+
+    A light walk over the JSON text: only `cells[i].source` is looked at; every other value is
+    skipped with the standard decoder. A source given as one string sits on one line.
+    """
+    newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line_of(offset: int) -> int:
+        return bisect_right(newlines, offset - 1) + 1
+
+    decoder = json.JSONDecoder()
+    out: dict[int, list[int]] = {}
+    try:
+        for key, start in _members(text, _skip_ws(text, 0), decoder):
+            if key != "cells":
+                continue
+            for number, cell_start in enumerate(_elements(text, start, decoder), start=1):
+                for cell_key, value_start in _members(text, cell_start, decoder):
+                    if cell_key != "source":
+                        continue
+                    if text[value_start] == "[":
+                        rows = []
+                        for element in _elements(text, value_start, decoder):
+                            value, _ = decoder.raw_decode(text, element)
+                            line = line_of(element)
+                            rows.extend([line] * max(value.count("\n") or 1, 1))
+                    else:
+                        value, _ = decoder.raw_decode(text, value_start)
+                        rows = [line_of(value_start)] * (value.count("\n") + 1)
+                    out[number] = rows
+    except (ValueError, IndexError, AttributeError):
+        return {}
+    return out
+
+
+def _skip_ws(text: str, i: int) -> int:
+    while text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _members(text: str, i: int, decoder: json.JSONDecoder):
+    """(key, value start) of an object starting at ``i``."""
+    if text[i] != "{":
+        raise ValueError("not an object")
+    i = _skip_ws(text, i + 1)
+    if text[i] == "}":
+        return
+    while True:
+        key, i = decoder.raw_decode(text, i)
+        i = _skip_ws(text, i)
+        i = _skip_ws(text, i + 1)  # the colon
+        yield key, i
+        _, i = decoder.raw_decode(text, i)
+        i = _skip_ws(text, i)
+        if text[i] == "}":
+            return
+        i = _skip_ws(text, i + 1)  # the comma
+
+
+def _elements(text: str, i: int, decoder: json.JSONDecoder):
+    """Start offsets of the elements of an array starting at ``i``."""
+    if text[i] != "[":
+        raise ValueError("not an array")
+    i = _skip_ws(text, i + 1)
+    if text[i] == "]":
+        return
+    while True:
+        yield i
+        _, i = decoder.raw_decode(text, i)
+        i = _skip_ws(text, i)
+        if text[i] == "]":
+            return
+        i = _skip_ws(text, i + 1)
