@@ -7,7 +7,11 @@ above it.
 
 from __future__ import annotations
 
+import ast
+import re
 import traceback
+import warnings
+from dataclasses import replace
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -16,49 +20,99 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, Severity, Span
 from inplace_lint.rules import all_rules
 from inplace_lint.settings import DEFAULT_SETTINGS, Settings
+from inplace_lint.sources import DEFAULT_MAX_BYTES
+
+# Over this many lines a file is reported (IPL904) rather than analysed: libcst parses roughly
+# 3,000 lines a second here, so this bounds one file to seconds, not minutes.
+DEFAULT_MAX_LINES = 30_000
 
 
 def lint_source(
     source: str, filename: str = "<stdin>", settings: Settings = DEFAULT_SETTINGS
 ) -> list[Diagnostic]:
-    """Lint one file's text. Never raises for any input text."""
-    diagnostics = _lint_unsuppressed(source, filename, settings)
+    """Lint one file's text. Never raises for any input text.
+
+    Whatever goes wrong becomes a meta diagnostic for this file: IPL901 when it does not parse,
+    IPL903 when our code raised (the traceback is in ``detail``), IPL904 when it is over the size
+    budget or nested deeper than the analysis can follow.
+    """
+    try:
+        diagnostics = _lint_unsuppressed(source, filename, settings)
+    except RecursionError:
+        diagnostics = _only(_too_deep(settings))
+    except Exception as error:  # noqa: BLE001 - the last line of defence: report, do not crash
+        diagnostics = _only(_internal_error("the lint pipeline", filename, error, settings))
     from inplace_lint.suppressions import apply_suppressions
 
-    diagnostics = apply_suppressions(source, diagnostics, settings)
+    try:
+        diagnostics = apply_suppressions(source, diagnostics, settings)
+    except Exception as error:  # noqa: BLE001 - keep the unsuppressed diagnostics, say why
+        diagnostics = [
+            *diagnostics,
+            *_only(_internal_error("suppressions", filename, error, settings)),
+        ]
     return sorted(diagnostics, key=lambda d: d.sort_key)
 
 
 def _lint_unsuppressed(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
+    over_budget = _over_budget(source, settings)
+    if over_budget is not None:
+        return _only(_meta("IPL904", over_budget, 1, 1, settings))
     try:
         module = cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        return [_syntax_error(error)] if settings.is_enabled("IPL901") else []
     except (RecursionError, MemoryError):
-        return [_meta("IPL904", "The file is nested too deeply to analyse", 1, 1, settings)]
-    except Exception as error:  # libcst raises a few non-syntax errors on odd input
-        return [_meta("IPL901", f"SyntaxError: {error}".splitlines()[0], 1, 1, settings)]
+        return _only(_too_deep(settings))
+    except Exception as error:  # noqa: BLE001 - ParserSyntaxError, and libcst bugs on valid code
+        return _only(_parse_failure(source, filename, error, settings))
 
     from inplace_lint.analysis.engine import analyse
 
-    try:
-        result = analyse(module, settings)
-    except RecursionError:
-        return [_meta("IPL904", "The file is nested too deeply to analyse", 1, 1, settings)]
-    diagnostics: list[Diagnostic] = []
-    if result.findings:
-        diagnostics.extend(findings_to_diagnostics(module, result.findings, settings))
+    result = analyse(module, settings)
+    diagnostics = _to_diagnostics(module, result.findings, filename, settings)
+    too_deep = False
     for code, exc_text in result.errors:
-        diag = _meta(
-            "IPL903",
-            f"Internal error in rule {code} on {filename}; other rules' findings are kept",
-            1,
-            1,
-            settings,
-        )
+        if _is_recursion_error(exc_text):
+            too_deep = True  # not a bug in the rule: the file is deeper than Python's stack
+            continue
+        where = f"rule {code}" if code in all_rules() else code
+        diag = _meta("IPL903", _internal_message(where, filename, exc_text), 1, 1, settings)
         if diag is not None:
             diagnostics.append(_with_detail(diag, exc_text))
-    return [d for d in diagnostics if d is not None]
+    if too_deep:
+        diagnostics.extend(_only(_too_deep(settings)))
+    return diagnostics
+
+
+def _to_diagnostics(
+    module: cst.Module, findings: list[Finding], filename: str, settings: Settings
+) -> list[Diagnostic]:
+    """Findings to diagnostics; a finding that cannot be converted costs only its own rule."""
+    if not findings:
+        return []
+    try:
+        return findings_to_diagnostics(module, findings, settings)
+    except RecursionError:
+        raise
+    except Exception:  # noqa: BLE001 - convert one finding at a time to find the culprit
+        return _to_diagnostics_one_by_one(module, findings, filename, settings)
+
+
+def _to_diagnostics_one_by_one(
+    module: cst.Module, findings: list[Finding], filename: str, settings: Settings
+) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    failed: set[str] = set()
+    for finding in findings:
+        try:
+            out.extend(findings_to_diagnostics(module, [finding], settings))
+        except RecursionError:
+            raise
+        except Exception as error:  # noqa: BLE001
+            if finding.code not in failed:
+                failed.add(finding.code)
+                where = f"rule {finding.code}"
+                out.extend(_only(_internal_error(where, filename, error, settings)))
+    return out
 
 
 def findings_to_diagnostics(
@@ -67,6 +121,7 @@ def findings_to_diagnostics(
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     rules = all_rules()
+    lines = module.code.splitlines()
     out = []
     for finding in findings:
         rule = rules[finding.code]
@@ -76,6 +131,10 @@ def findings_to_diagnostics(
             for message, node in finding.related
             if node in positions
         )
+        message = finding.message
+        for i, item in enumerate(related):
+            message = message.replace(f"\x00L{i}\x00", str(item.span.start.row))
+        message = _UNRESOLVED_LINE.sub("an earlier line", message)
         fix = None
         if finding.fix is not None and finding.code not in settings.unfixable:
             applicability = finding.fix.applicability
@@ -84,7 +143,9 @@ def findings_to_diagnostics(
             edits = tuple(
                 Edit(
                     _span(positions[old]),
-                    new if isinstance(new, str) else module.code_for_node(new),
+                    (new if isinstance(new, str) else module.code_for_node(new)).replace(
+                        "\x00INDENT\x00", _indent_of(lines, positions[old].start.line)
+                    ),
                 )
                 for old, new in finding.fix.replacements
             )
@@ -93,7 +154,7 @@ def findings_to_diagnostics(
             Diagnostic(
                 code=rule.code,
                 name=rule.name,
-                message=finding.message,
+                message=message,
                 severity=rule.severity,
                 span=span,
                 fix=fix,
@@ -105,6 +166,16 @@ def findings_to_diagnostics(
     return out
 
 
+_UNRESOLVED_LINE = re.compile("\x00L[0-9]+\x00")
+
+
+def _indent_of(lines: list[str], row: int) -> str:
+    if 1 <= row <= len(lines):
+        line = lines[row - 1]
+        return line[: len(line) - len(line.lstrip())]
+    return ""
+
+
 def _span(code_range: CodeRange) -> Span:
     return Span(
         Position(code_range.start.line, code_range.start.column + 1),
@@ -112,18 +183,155 @@ def _span(code_range: CodeRange) -> Span:
     )
 
 
-def _syntax_error(error: cst.ParserSyntaxError) -> Diagnostic:
-    message = str(error.message).splitlines()[0] if error.message else "invalid syntax"
-    row, col = max(error.editor_line, 1), max(error.editor_column, 1)
-    rule = all_rules()["IPL901"]
-    return Diagnostic(
-        code=rule.code,
-        name=rule.name,
-        message=f"SyntaxError: {message}",
-        severity=rule.severity,
-        span=Span(Position(row, col), Position(row, col + 1)),
-        noqa_row=row,
+def _parse_failure(
+    source: str, filename: str, error: Exception, settings: Settings
+) -> Diagnostic | None:
+    """IPL901 where Python's own parser also rejects the text (its position and message are the
+    better ones); IPL903 where only libcst fails, since that is our failure on valid code."""
+    python_error = _python_syntax_error(source)
+    if python_error is not None:
+        return _syntax_error_diagnostic(source, python_error, settings)
+    if isinstance(error, cst.ParserSyntaxError) and not settings.is_enabled("IPL903"):
+        row, col = _libcst_location(error)
+        return _meta("IPL901", f"SyntaxError: {_first_line(error.message)}", row, col, settings)
+    detail = format_exception(error)
+    summary = (
+        _first_line(error.message)
+        if isinstance(error, cst.ParserSyntaxError)
+        else f"{type(error).__name__}: {_first_line(str(error))}"
     )
+    message = (
+        f"Internal error in the parser (libcst) on {filename}: {summary}; Python itself parses "
+        "this file, so it was not analysed"
+    )
+    diag = _meta("IPL903", message, *_libcst_location(error), settings)
+    return _with_detail(diag, detail) if diag is not None else None
+
+
+def _python_syntax_error(source: str) -> SyntaxError | None:
+    """The running interpreter's SyntaxError for ``source``, or None if it parses it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, "<source>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes before Python 3.12
+        if error.args and getattr(error, "lineno", None) is None and "\x00" in source:
+            return _nul_error(source, str(error.args[0]))
+        return error if isinstance(error, SyntaxError) else SyntaxError(str(error))
+    except (RecursionError, MemoryError):
+        return None
+    return None
+
+
+def _nul_error(source: str, message: str) -> SyntaxError:
+    nul = source.index("\x00")
+    row = source.count("\n", 0, nul) + 1
+    col = nul - (source.rfind("\n", 0, nul) + 1) + 1
+    return SyntaxError(message, ("<source>", row, col, None, row, col + 1))
+
+
+def _syntax_error_diagnostic(
+    source: str, error: SyntaxError, settings: Settings
+) -> Diagnostic | None:
+    lines = _rows(source)
+    row = min(max(error.lineno or 1, 1), len(lines))
+    line = lines[row - 1].rstrip("\r\n")
+    col = error.offset or 1
+    text = (error.text or "").rstrip("\r\n")
+    trusted = not text or text == line  # Python <3.12 places f-string errors in the field's text
+    col = min(max(col if trusted else 1, 1), len(line) + 1)
+    end = col + 1
+    if trusted and error.end_lineno == error.lineno and (error.end_offset or 0) > col:
+        end = min(error.end_offset, len(line) + 1)
+    diag = _meta("IPL901", f"SyntaxError: {error.msg}", row, col, settings)
+    if diag is None:
+        return None
+    return replace(diag, span=Span(Position(row, col), Position(row, max(end, col))))
+
+
+def _libcst_location(error: Exception) -> tuple[int, int]:
+    """libcst's native parser leaves ``raw_column`` at 0; its message carries "error at R:C"."""
+    if not isinstance(error, cst.ParserSyntaxError):
+        return 1, 1
+    match = re.search(r"error at (\d+):(\d+)", error.message)
+    if match:
+        return max(int(match.group(1)), 1), max(int(match.group(2)), 1)
+    return max(error.raw_line, 1), max(error.raw_column, 0) + 1
+
+
+def _over_budget(source: str, settings: Settings) -> str | None:
+    """The IPL904 message when ``source`` is over the size budget; None when it is within it."""
+    max_bytes = _limit(settings, "max-file-bytes", DEFAULT_MAX_BYTES)
+    max_lines = _limit(settings, "max-file-lines", DEFAULT_MAX_LINES)
+    if max_bytes is not None and len(source) * 4 > max_bytes:  # cheap test before encoding
+        size = len(source.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            return (
+                f"The file has {size:,} bytes, over the {max_bytes:,}-byte budget "
+                "(option max-file-bytes); it was not analysed"
+            )
+    if max_lines is not None:
+        rows = source.count("\n") + source.count("\r") - source.count("\r\n")
+        if rows > max_lines:
+            return (
+                f"The file has {rows:,} lines, over the {max_lines:,}-line budget "
+                "(option max-file-lines); it was not analysed"
+            )
+    return None
+
+
+def _limit(settings: Settings, key: str, default: int) -> int | None:
+    """A positive integer option; 0 or None turns the limit off; anything else is the default."""
+    value = settings.options.get(key, default)
+    if value is None or value == 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return default
+    return value
+
+
+def _too_deep(settings: Settings) -> Diagnostic | None:
+    return _meta(
+        "IPL904",
+        "The file is nested more deeply than the analysis can follow; it was not analysed",
+        1,
+        1,
+        settings,
+    )
+
+
+def _internal_error(
+    where: str, filename: str, error: BaseException, settings: Settings
+) -> Diagnostic | None:
+    detail = format_exception(error)
+    diag = _meta("IPL903", _internal_message(where, filename, detail), 1, 1, settings)
+    return _with_detail(diag, detail) if diag is not None else None
+
+
+def _internal_message(where: str, filename: str, exc_text: str) -> str:
+    last = exc_text.strip().splitlines()[-1] if exc_text.strip() else "an exception"
+    return (
+        f"Internal error in {where} on {filename} ({last}); other rules' findings are kept. "
+        "Run with --verbose for the traceback, and please report it"
+    )
+
+
+def _is_recursion_error(exc_text: str) -> bool:
+    lines = exc_text.strip().splitlines()
+    return bool(lines) and lines[-1].startswith("RecursionError")
+
+
+def _rows(source: str) -> list[str]:
+    rows = re.split(r"(?<=\r\n)|(?<=\r)(?!\n)|(?<=\n)", source)
+    return rows if rows[-1] or len(rows) == 1 else rows[:-1] + [""]
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text and text.strip() else "invalid syntax"
+
+
+def _only(diag: Diagnostic | None) -> list[Diagnostic]:
+    return [diag] if diag is not None else []
 
 
 def _meta(code: str, message: str, row: int, col: int, settings: Settings) -> Diagnostic | None:
@@ -141,8 +349,6 @@ def _meta(code: str, message: str, row: int, col: int, settings: Settings) -> Di
 
 
 def _with_detail(diag: Diagnostic, detail: str) -> Diagnostic:
-    from dataclasses import replace
-
     return replace(diag, detail=detail)
 
 
@@ -150,4 +356,4 @@ def format_exception(exc: BaseException) -> str:
     return "".join(traceback.format_exception(exc))
 
 
-__all__ = ["lint_source", "findings_to_diagnostics", "Severity"]
+__all__ = ["Severity", "findings_to_diagnostics", "lint_source"]

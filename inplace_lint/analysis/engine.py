@@ -1,12 +1,17 @@
-"""Placeholder: the dataflow engine lands in the next commits."""
+"""Parse result -> index -> dataflow -> rules, with each rule isolated from the others' failures."""
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from inplace_lint.analysis.dataflow import ModuleDataflow
 from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.index import build_index
+from inplace_lint.analysis.model import ModuleAnalysis
+from inplace_lint.rules import all_rules
 from inplace_lint.settings import Settings
 
 
@@ -16,5 +21,39 @@ class AnalysisResult:
     errors: list[tuple[str, str]] = field(default_factory=list)  # (rule code, traceback text)
 
 
+def build_analysis(module: cst.Module) -> ModuleAnalysis:
+    index = build_index(module)
+    analysis = ModuleAnalysis(module, index)
+    if not index.frameworks:
+        return analysis
+    flow = ModuleDataflow(module, index)
+    for result in flow.run():
+        analysis.writes.extend(result.writes)
+        analysis.out_calls.extend(result.out_calls)
+        analysis.rebinds.extend(result.rebinds)
+        analysis.reuses.extend(result.reuses)
+        analysis.function_issues.extend(result.function_issues)
+        analysis.adjacency.extend(result.adjacency)
+    return analysis
+
+
 def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
-    return AnalysisResult()
+    result = AnalysisResult()
+    rules = [rule() for code, rule in all_rules().items() if settings.is_enabled(code)]
+    if not any(code[3] in "012" for code in (r.code for r in rules)):
+        return result
+    try:
+        analysis = build_analysis(module)
+    except RecursionError:
+        raise
+    except Exception:
+        result.errors.append(("dataflow", traceback.format_exc()))
+        return result
+    if settings.framework != "auto":
+        analysis.writes = [w for w in analysis.writes if w.fw == settings.framework]
+    for rule in rules:
+        try:
+            result.findings.extend(rule.check(analysis))
+        except Exception:
+            result.errors.append((rule.code, traceback.format_exc()))
+    return result

@@ -1,0 +1,1502 @@
+"""The per-function autograd dataflow.
+
+Each function body is interpreted once, in statement order, over abstract values
+(``values.py``): branches are analysed on copies of the state and merged, loop bodies run twice
+so that a second iteration sees what the first left behind. Along the way the interpreter records
+the events of ``events.py`` (writes, out= calls, Paddle rebinds, ...) that the rules read.
+
+What is modelled, in one place:
+- tensor-ness, framework and requires-grad (tri-state) of every name and attribute path;
+- leaves (``requires_grad=True``, ``nn.Parameter``, module parameters, ``parameters()`` loops);
+- grad mode (``with torch.no_grad()``, decorators, guards living in callers);
+- aliases and views (one ``storage`` per version counter), multi-output views;
+- saves, from the knowledge tables, with their requires-grad conditions;
+- backward reachability: a save matters only if a later backward (or the function's return value,
+  for forward-like code) has the saving op in its lineage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+import libcst as cst
+
+from inplace_lint.analysis import knowledge as kb
+from inplace_lint.analysis.events import (
+    CustomFunctionIssue,
+    OutCall,
+    Rebind,
+    Reuse,
+    SequentialAdjacency,
+    Write,
+)
+from inplace_lint.analysis.imports import dotted_name
+from inplace_lint.analysis.index import ClassInfo, FunctionInfo, ModuleIndex
+from inplace_lint.analysis.values import (
+    UNKNOWN,
+    ArrayVal,
+    FrameworkRef,
+    GradModeVal,
+    ModuleVal,
+    OptimizerVal,
+    ParamsVal,
+    Save,
+    SeqVal,
+    State,
+    TensorVal,
+    Unknown,
+    Value,
+    lineage_of,
+    merge_states,
+    new_id,
+    tri_or,
+)
+
+MAX_LOOP_PASSES = 2
+MODULE_KEY = "<module>"
+
+
+@dataclass
+class FunctionSummary:
+    """What callers in the same module need to know about a function."""
+
+    param_writes: dict[int, str] = field(default_factory=dict)  # param index -> how it is written
+    ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
+    ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
+    returns_saved_output: bool = False  # the returned tensor was saved by an op inside
+    returns_known: bool = False  # the returned tensor's producer is known
+
+
+@dataclass
+class FunctionResult:
+    info: FunctionInfo
+    writes: list[Write] = field(default_factory=list)
+    out_calls: list[OutCall] = field(default_factory=list)
+    rebinds: list[Rebind] = field(default_factory=list)
+    reuses: list[Reuse] = field(default_factory=list)
+    function_issues: list[CustomFunctionIssue] = field(default_factory=list)
+    adjacency: list[SequentialAdjacency] = field(default_factory=list)
+    call_sites: list[tuple[str, bool, bool]] = field(default_factory=list)  # callee, grad, explicit
+    summary: FunctionSummary = field(default_factory=FunctionSummary)
+    self_attributes: dict[str, Value] = field(default_factory=dict)  # for __init__
+
+
+class ModuleDataflow:
+    """Analyses every function of one module; memoises so helpers are analysed before callers."""
+
+    def __init__(self, module: cst.Module, index: ModuleIndex) -> None:
+        self.module = module
+        self.index = index
+        self.results: dict[str, FunctionResult] = {}
+        self._in_progress: set[str] = set()
+        self.class_attributes: dict[str, dict[str, Value]] = {}
+        self.module_adjacency: list[SequentialAdjacency] = []
+
+    def run(self) -> list[FunctionResult]:
+        for key in self.index.functions:
+            self.result(key)
+        self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
+        self._apply_caller_guards()
+        return list(self.results.values())
+
+    def result(self, key: str) -> FunctionResult | None:
+        if key in self.results:
+            return self.results[key]
+        if key in self._in_progress:
+            return None
+        info = self.index.functions.get(key)
+        if info is None:
+            return None
+        self._in_progress.add(key)
+        try:
+            if info.cls is not None and info.node.name.value != "__init__":
+                self.init_attributes(info.cls)
+            result = FunctionInterpreter(self, info).run()
+        finally:
+            self._in_progress.discard(key)
+        self.results[key] = result
+        return result
+
+    def init_attributes(self, cls: ClassInfo) -> dict[str, Value]:
+        """`self.*` facts established by `__init__` (modules, parameters, buffers), inherited too."""
+        if cls.name in self.class_attributes:
+            return self.class_attributes[cls.name]
+        self.class_attributes[cls.name] = {}
+        attrs: dict[str, Value] = {}
+        for base in cls.base_names:
+            base_cls = self.index.classes.get(base)
+            if base_cls is not None and base_cls is not cls:
+                attrs.update(self.init_attributes(base_cls))
+        init_key = f"{cls.name}.__init__"
+        if init_key in self.index.functions:
+            result = self.result(init_key)
+            if result is not None:
+                attrs.update(result.self_attributes)
+        self.class_attributes[cls.name] = attrs
+        return attrs
+
+    def _apply_caller_guards(self) -> None:
+        """A function whose every call site in this module runs without grad is guarded."""
+        sites: dict[str, list[tuple[str, bool, bool]]] = {}
+        for caller, result in self.results.items():
+            for callee, grad, explicit in result.call_sites:
+                sites.setdefault(callee, []).append((caller, grad, explicit))
+        guarded: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for callee, calls in sites.items():
+                if callee in guarded:
+                    continue
+                if all((not grad) or (not explicit and caller in guarded) for caller, grad, explicit in calls):
+                    if all(grad is False or caller in guarded for caller, grad, _ in calls):
+                        guarded.add(callee)
+                        changed = True
+        for key in guarded:
+            result = self.results.get(key)
+            if result is None:
+                continue
+            for event in result.writes:
+                event.guarded_by_caller = True
+            for event in result.out_calls:
+                event.guarded_by_caller = True
+
+
+# --------------------------------------------------------------------------------------------
+# The interpreter
+
+
+class FunctionInterpreter:
+    def __init__(self, flow: ModuleDataflow, info: FunctionInfo) -> None:
+        self.flow = flow
+        self.info = info
+        self.index = flow.index
+        self.imports = flow.index.imports
+        self.result = FunctionResult(info)
+        self.cls = info.cls
+        self.fw = self._framework()
+        self.pending: list[Write] = []
+        self.stmt: cst.CSTNode | None = None
+        self.last_inplace_activation: tuple[str, cst.CSTNode, str] | None = None
+        self.clobbered: dict[str, tuple[cst.CSTNode, str]] = {}
+        self.is_function_forward = bool(
+            info.cls is not None and info.cls.autograd_function_fw and info.node.name.value == "forward"
+        )
+        self.ctx_name: str | None = None
+        self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
+        self.param_storages: dict[object, int] = {}  # storage -> param index
+
+    # ---------------------------------------------------------------- setup
+    def _framework(self) -> str:
+        if self.info.cls is not None:
+            fw = self.info.cls.module_fw or self.info.cls.autograd_function_fw
+            if fw:
+                return fw
+        return self.index.default_fw
+
+    @property
+    def is_forward_like(self) -> bool:
+        cls = self.info.cls
+        if cls is None:
+            return False
+        is_module = cls.module_fw is not None or cls.looks_like_module
+        return is_module and self.info.node.name.value in ("forward", "__call__", "_forward_impl")
+
+    def run(self) -> FunctionResult:
+        state = State()
+        state.grad_enabled, explicit = self._decorator_grad_mode()
+        self.grad_explicit = explicit
+        if self.is_function_forward:
+            state.grad_enabled, self.grad_explicit = False, True
+        self._bind_parameters(state)
+        state = self.exec_block(_body(self.info.node), state)
+        if self.info.node.name.value == "__init__" and self.info.cls is not None:
+            self.result.self_attributes = {
+                k: v for k, v in state.env.items() if k.startswith("self.")
+            }
+        self._finish_function_checks(state)
+        self._dedupe()
+        return self.result
+
+    def _decorator_grad_mode(self) -> tuple[bool, bool]:
+        for decorator in self.info.node.decorators:
+            expr = decorator.decorator
+            if isinstance(expr, cst.Call):
+                expr = expr.func
+            qual = self.imports.resolve(expr)
+            if qual in kb.NO_GRAD_CONTEXTS:
+                return False, True
+            if qual in kb.ENABLE_GRAD_CONTEXTS:
+                return True, True
+        return True, False
+
+    def _bind_parameters(self, state: State) -> None:
+        params = self.info.node.params
+        all_params = list(params.posonly_params) + list(params.params)
+        is_method = self.info.cls is not None and not any(
+            dotted_name(d.decorator) == "staticmethod" for d in self.info.node.decorators
+        )
+        index = 0
+        for i, param in enumerate(all_params + list(params.kwonly_params)):
+            name = param.name.value
+            if is_method and i == 0:
+                if self.is_function_forward or any(
+                    dotted_name(d.decorator) == "classmethod" for d in self.info.node.decorators
+                ):
+                    self.ctx_name = name
+                    continue
+                if name == "self":
+                    self._bind_self(state)
+                continue
+            storage = new_id()
+            self.param_storages[storage] = index
+            index += 1
+            rg: bool | None = None
+            if self.is_forward_like and param.default is None:
+                rg = True
+            if self.is_function_forward:
+                rg = False
+            if _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
+                state.env[name] = UNKNOWN
+                continue
+            state.env[name] = TensorVal(
+                fw=self.fw,
+                storage=storage,
+                requires_grad=rg,
+                producer=f"the argument `{name}`",
+                known=True,
+            )
+
+    def _bind_self(self, state: State) -> None:
+        cls = self.info.cls
+        assert cls is not None
+        state.env["self"] = ModuleVal("self", local_class=cls.name, fw=self.fw)
+        if self.info.node.name.value != "__init__":
+            state.env.update(self.flow.init_attributes(cls))
+
+    # ---------------------------------------------------------------- statements
+    def exec_block(self, body: list | tuple, state: State) -> State:
+        for stmt in body:
+            if not state.reachable:
+                break
+            state = self.exec_stmt(stmt, state)
+        return state
+
+    def exec_stmt(self, stmt: cst.CSTNode, state: State) -> State:
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                self.stmt = small
+                self.exec_small(small, state)
+                if not state.reachable:
+                    break
+            return state
+        if isinstance(stmt, cst.If):
+            self.eval(stmt.test, state)
+            then = self.exec_block(_body(stmt), state.copy())
+            other = state.copy()
+            if stmt.orelse is not None:
+                if isinstance(stmt.orelse, cst.If):
+                    other = self.exec_stmt(stmt.orelse, other)
+                else:
+                    other = self.exec_block(_body(stmt.orelse), other)
+            return merge_states([then, other])
+        if isinstance(stmt, (cst.For, cst.While)):
+            return self.exec_loop(stmt, state)
+        if isinstance(stmt, cst.With):
+            return self.exec_with(stmt, state)
+        if isinstance(stmt, cst.Try):
+            body = self.exec_block(_body(stmt), state.copy())
+            branches = [body]
+            for handler in stmt.handlers:
+                branches.append(self.exec_block(_body(handler), merge_states([state, body])))
+            merged = merge_states(branches)
+            if stmt.orelse is not None:
+                merged = self.exec_block(_body(stmt.orelse), merged)
+            if stmt.finalbody is not None:
+                merged.reachable = True if any(b.reachable for b in branches) else merged.reachable
+                merged = self.exec_block(_body(stmt.finalbody), merged)
+            return merged
+        if isinstance(stmt, cst.Match):
+            branches = [self.exec_block(_body(case), state.copy()) for case in stmt.cases]
+            return merge_states(branches + [state])
+        # nested defs and classes are analysed on their own (or not at all)
+        return state
+
+    def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
+        entry = state
+        current = state.copy()
+        for _ in range(MAX_LOOP_PASSES):
+            body_state = current.copy()
+            if isinstance(stmt, cst.For):
+                item = self._iteration_value(self.eval(stmt.iter, body_state), stmt.iter)
+                self.bind(stmt.target, item, body_state, stmt)
+            else:
+                self.eval(stmt.test, body_state)
+            body_state = self.exec_block(_body(stmt), body_state)
+            body_state.reachable = True  # `break` / `continue` / early return inside the loop
+            current = merge_states([entry, body_state])
+        if stmt.orelse is not None:
+            current = self.exec_block(_body(stmt.orelse), current)
+        return current
+
+    def exec_with(self, stmt: cst.With, state: State) -> State:
+        saved = (state.grad_enabled, state.inference, self.grad_explicit)
+        for item in stmt.items:
+            value = self.eval(item.item, state)
+            if isinstance(value, GradModeVal):
+                state.grad_enabled = value.enabled
+                state.inference = value.inference or (state.inference and value.enabled is False)
+                self.grad_explicit = True
+            if item.asname is not None:
+                self.bind(item.asname.name, UNKNOWN, state, stmt)
+        state = self.exec_block(_body(stmt), state)
+        state.grad_enabled, state.inference, self.grad_explicit = saved
+        return state
+
+    def exec_small(self, small: cst.BaseSmallStatement, state: State) -> None:
+        self.last_inplace_activation = None
+        if isinstance(small, cst.Expr):
+            self.eval(small.value, state)
+        elif isinstance(small, cst.Assign):
+            value = self.eval(small.value, state)
+            activation = self.last_inplace_activation
+            for target in small.targets:
+                self.bind(target.target, value, state, small)
+            if activation is not None:
+                name, node, text = activation
+                targets = {dotted_name(t.target) for t in small.targets}
+                if name not in targets:
+                    self.clobbered[name] = (node, text)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.bind(small.target, self.eval(small.value, state), state, small)
+        elif isinstance(small, cst.AugAssign):
+            self.exec_augassign(small, state)
+        elif isinstance(small, cst.Return):
+            if small.value is not None:
+                value = self.eval(small.value, state)
+                self.reach(lineage_of(value), state, retain=True)
+                self._record_return(value, state)
+            state.reachable = False
+        elif isinstance(small, cst.Raise):
+            state.reachable = False
+        elif isinstance(small, cst.Import):
+            self.imports.add_import(small)
+        elif isinstance(small, cst.ImportFrom):
+            self.imports.add_import_from(small)
+        elif isinstance(small, cst.Del):
+            for target in _del_targets(small.target):
+                name = dotted_name(target)
+                if name:
+                    state.env.pop(name, None)
+
+    def _record_return(self, value: Value, state: State) -> None:
+        if isinstance(value, TensorVal):
+            saves = state.saves.get(value.storage, ())
+            if any(s.certain and s.what == "output" for s in saves):
+                self.result.summary.returns_saved_output = True
+            self.result.summary.returns_known = value.known
+
+    # ---------------------------------------------------------------- assignment
+    def bind(self, target: cst.BaseExpression, value: Value, state: State, node: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            state.env[target.value] = value
+            self.clobbered.pop(target.value, None)
+            self._drop_attribute_paths(target.value, state)
+            return
+        if isinstance(target, cst.Attribute):
+            if target.attr.value == "data":
+                base = self.eval(target.value, state)
+                if isinstance(base, TensorVal):
+                    self.record_write(
+                        state, base, "data-assign", node, target, bumps=False, op_text=_code(self, node)
+                    )
+                return
+            if target.attr.value in ("requires_grad", "stop_gradient"):
+                self._set_grad_flag(target, value, state, node)
+                return
+            if self.ctx_name and dotted_name(target.value) == self.ctx_name:
+                if isinstance(value, TensorVal) and value.storage in self.param_storages:
+                    self.result.summary.ctx_stashed.add(self.param_storages[value.storage])
+                return
+            path = dotted_name(target)
+            if path is not None:
+                if isinstance(value, ModuleVal) and value.path != path:
+                    value = replace(value, path=path)
+                state.env[path] = value
+                self._drop_attribute_paths(path, state)
+                if path.startswith("self.") and not self.info.node.name.value == "__init__":
+                    self.reach(lineage_of(value), state, retain=True)
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elements = [e for e in target.elements]
+            items = _unpack(value, len(elements))
+            for element, item in zip(elements, items):
+                self.bind(element.value, item, state, node)
+            return
+        if isinstance(target, cst.Subscript):
+            base = self.eval(target.value, state)
+            for element in target.slice:
+                if isinstance(element.slice, cst.Index):
+                    self.eval(element.slice.value, state)
+            self._subscript_write(base, target, state, node, value, augmented=False)
+            return
+        if isinstance(target, cst.StarredElement):
+            self.bind(target.value, UNKNOWN, state, node)
+
+    def _set_grad_flag(self, target: cst.Attribute, value: Value, state: State, node) -> None:
+        """`x.requires_grad = True` / `x.stop_gradient = False` make a leaf that requires grad."""
+        path = dotted_name(target.value)
+        base = state.env.get(path) if path else None
+        flag = _literal(node.value) if isinstance(node, cst.Assign) else _NOT_LITERAL
+        if not isinstance(base, TensorVal) or flag is _NOT_LITERAL:
+            return
+        requires = flag is True if target.attr.value == "requires_grad" else flag is False
+        state.env[path] = replace(base, requires_grad=requires, leaf=requires and base.known)
+
+    def _drop_attribute_paths(self, prefix: str, state: State) -> None:
+        dotted = prefix + "."
+        for key in [k for k in state.env if k.startswith(dotted)]:
+            del state.env[key]
+
+    def _subscript_write(
+        self,
+        base: Value,
+        target: cst.Subscript,
+        state: State,
+        node: cst.CSTNode,
+        value: Value,
+        augmented: bool,
+    ) -> None:
+        how = "aug-setitem" if augmented else "setitem"
+        if isinstance(base, TensorVal):
+            full = _is_full_slice(target)
+            tensor = base
+            if not full and not base.via_data:
+                tensor = replace(base, view="view" if base.view is None else base.view,
+                                 view_of_leaf=base.leaf or base.view_of_leaf)
+            self.record_write(state, tensor, how, node, target.value, full_slice=full,
+                              op_text=_code(self, node))
+        elif isinstance(base, ArrayVal):
+            self._numpy_write(base, state, node, target.value)
+
+    def _numpy_write(self, array: ArrayVal, state: State, node: cst.CSTNode, target) -> None:
+        tensor = TensorVal(fw="torch", storage=array.storage, requires_grad=False,
+                           numpy_shared=True, producer="numpy")
+        self.record_write(state, tensor, "numpy", node, target, bumps=False,
+                          op_text=_code(self, node))
+
+    def exec_augassign(self, node: cst.AugAssign, state: State) -> None:
+        op = _aug_operator(node.operator)
+        rhs = self.eval(node.value, state)
+        target = node.target
+        if isinstance(target, cst.Subscript):
+            base = self.eval(target.value, state)
+            if isinstance(base, (TensorVal, ArrayVal)):
+                self._subscript_write(base, target, state, node, rhs, augmented=True)
+            return
+        current = self.eval(target, state)
+        if isinstance(current, ArrayVal):
+            self._numpy_write(current, state, node, target)
+            return
+        if not isinstance(current, TensorVal):
+            if isinstance(rhs, TensorVal) and isinstance(target, (cst.Name, cst.Attribute)):
+                # `acc += t` with an unknown `acc`: the result is a tensor from here on
+                self.bind(target, self._binary_result(current, rhs, op, node, state), state, node)
+            return
+        if current.fw == "paddle" or (op == "@"):
+            # Paddle tensors have no __iadd__: the name is rebound. `@=` is not in place in torch.
+            if current.fw == "paddle":
+                on_attr = isinstance(target, cst.Attribute) and dotted_name(target.value) == "self"
+                self.result.rebinds.append(
+                    Rebind(node, _code(self, target), current, on_attr, self.info.key)
+                )
+            self.bind(target, self._binary_result(current, rhs, op, node, state), state, node)
+            return
+        facts = kb.binary_operator(current.fw, op, augmented=True)
+        self.apply_op(facts, [current, rhs], {}, node, state, op_text=_code(self, node),
+                      how="augassign", target_expr=target)
+
+    # ---------------------------------------------------------------- expressions
+    def eval(self, expr: cst.BaseExpression | None, state: State) -> Value:
+        if expr is None:
+            return UNKNOWN
+        if isinstance(expr, cst.Name):
+            return self.eval_name(expr, state)
+        if isinstance(expr, cst.Attribute):
+            return self.eval_attribute(expr, state)
+        if isinstance(expr, cst.Call):
+            return self.eval_call(expr, state)
+        if isinstance(expr, cst.BinaryOperation):
+            left = self.eval(expr.left, state)
+            right = self.eval(expr.right, state)
+            return self._binary_result(left, right, _bin_operator(expr.operator), expr, state)
+        if isinstance(expr, cst.UnaryOperation):
+            value = self.eval(expr.expression, state)
+            if isinstance(value, TensorVal):
+                return self._fresh_from([value], expr, state, f"`{_code(self, expr)}`")
+            return value if isinstance(value, Unknown) else UNKNOWN
+        if isinstance(expr, cst.Subscript):
+            return self.eval_subscript(expr, state)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            items = tuple(self.eval(e.value, state) for e in expr.elements)
+            return SeqVal(items, frozenset().union(*(lineage_of(i) for i in items)) if items else frozenset())
+        if isinstance(expr, cst.IfExp):
+            self.eval(expr.test, state)
+            a = self.eval(expr.body, state)
+            b = self.eval(expr.orelse, state)
+            return a if a is b else (a if isinstance(a, TensorVal) else b)
+        if isinstance(expr, (cst.BooleanOperation, cst.Comparison)):
+            for child in _children_exprs(expr):
+                self.eval(child, state)
+            return UNKNOWN
+        if isinstance(expr, cst.NamedExpr):
+            value = self.eval(expr.value, state)
+            self.bind(expr.target, value, state, expr)
+            return value
+        if isinstance(expr, (cst.Await,)):
+            return self.eval(expr.expression, state)
+        if isinstance(expr, (cst.Dict, cst.Set)):
+            lineage = frozenset()
+            for child in _children_exprs(expr):
+                lineage |= lineage_of(self.eval(child, state))
+            return Unknown(lineage)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+            return self._eval_comprehension(expr, state)
+        return UNKNOWN
+
+    def _eval_comprehension(self, expr, state: State) -> Value:
+        inner = state.copy()
+        clause = expr.for_in
+        while clause is not None:
+            item = self._iteration_value(self.eval(clause.iter, inner), clause.iter)
+            self.bind(clause.target, item, inner, expr)
+            clause = clause.inner_for_in
+        element = getattr(expr, "elt", None)
+        value = self.eval(element, inner) if element is not None else UNKNOWN
+        # writes inside the comprehension are recorded; the state it leaves behind is discarded
+        for storage, saves in inner.saves.items():
+            for save in saves:
+                state.add_save(storage, save)
+        return Unknown(lineage_of(value))
+
+    def eval_name(self, expr: cst.Name, state: State) -> Value:
+        name = expr.value
+        if name in self.clobbered:
+            node, text = self.clobbered.pop(name)
+            self.result.reuses.append(Reuse(expr, name, node, text, self.info.key))
+        value = state.env.get(name)
+        if value is not None:
+            return value
+        qual = self.imports.resolve(expr)
+        if qual is not None:
+            return FrameworkRef(qual)
+        if name in self.index.classes:
+            return FrameworkRef(f"<local-class>.{name}")
+        if name in self.index.functions:
+            return FrameworkRef(f"<local-function>.{name}")
+        return UNKNOWN
+
+    def eval_attribute(self, expr: cst.Attribute, state: State) -> Value:
+        path = dotted_name(expr)
+        if path is not None and path in state.env:
+            return state.env[path]
+        qual = self.imports.resolve(expr)
+        if qual is not None:
+            return FrameworkRef(qual)
+        base = self.eval(expr.value, state)
+        attr = expr.attr.value
+        if isinstance(base, TensorVal):
+            if attr == "data":
+                return replace(base, via_data=True, requires_grad=False, leaf=False,
+                               view_of_leaf=False, view=None)
+            if attr == "grad":
+                return TensorVal(fw=base.fw, storage=f"grad:{base.storage}", requires_grad=False,
+                                 producer=f"`{_code(self, expr)}`")
+            if attr in kb.VIEW_ATTRIBUTES:
+                return self._view_of(base, expr, state, f"`.{attr}`")
+            return UNKNOWN
+        if isinstance(base, ModuleVal):
+            return self._module_attribute(base, attr, path)
+        if isinstance(base, OptimizerVal) and attr == "param_groups":
+            return SeqVal((ParamsVal(base.modules[0] if base.modules else None, fw=base.fw),))
+        return UNKNOWN
+
+    def _module_attribute(self, module: ModuleVal, attr: str, path: str | None) -> Value:
+        facts = module.facts
+        if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
+            if facts is not None and not getattr(facts, "has_parameters", False):
+                return UNKNOWN
+            return TensorVal(fw=module.fw, storage=module.params_storage_key, requires_grad=True,
+                             leaf=True, parameter=True, param_of=module.path,
+                             producer=f"the parameter `{path or attr}`")
+        if attr in ("running_mean", "running_var", "_mean", "_variance"):
+            return TensorVal(fw=module.fw, storage=f"buffer:{module.path}.{attr}",
+                             requires_grad=False, producer=f"the buffer `{path or attr}`")
+        return UNKNOWN
+
+    def eval_subscript(self, expr: cst.Subscript, state: State) -> Value:
+        base = self.eval(expr.value, state)
+        advanced = False
+        for element in expr.slice:
+            if isinstance(element.slice, cst.Index):
+                index_value = self.eval(element.slice.value, state)
+                if isinstance(index_value, (TensorVal, SeqVal)) or isinstance(
+                    element.slice.value, (cst.List, cst.ListComp)
+                ):
+                    advanced = True
+        if isinstance(base, TensorVal):
+            if advanced:
+                return self._fresh_from([base], expr, state, f"`{_code(self, expr)}`")
+            return self._view_of(base, expr, state, "indexing")
+        if isinstance(base, SeqVal):
+            index = _int_index(expr)
+            if index is not None and -len(base.items) <= index < len(base.items):
+                return base.items[index]
+            if base.items and all(isinstance(i, TensorVal) and i.view == "multi" for i in base.items):
+                return base.items[0]
+            return Unknown(base.lineage)
+        if isinstance(base, ArrayVal):
+            return base
+        if isinstance(base, ParamsVal):
+            return base
+        if isinstance(base, Unknown) and expr.value is not None:
+            key = _string_index(expr)
+            if key == "params":
+                return UNKNOWN
+        return Unknown(lineage_of(base))
+
+    # ---------------------------------------------------------------- calls
+    def eval_call(self, call: cst.Call, state: State) -> Value:
+        func = call.func
+        qual = self.imports.resolve(func)
+        if qual is not None:
+            return self.call_framework(qual, call, state)
+        if isinstance(func, cst.Attribute):
+            stored = state.env.get(dotted_name(func) or "")
+            if isinstance(stored, ModuleVal):
+                return self.call_module(stored, call, state)
+            method = func.attr.value
+            receiver_expr = func.value
+            receiver = self.eval(receiver_expr, state)
+            return self.call_method(receiver, receiver_expr, method, call, state)
+        callee = self.eval(func, state)
+        if isinstance(callee, ModuleVal):
+            return self.call_module(callee, call, state)
+        if isinstance(callee, FrameworkRef):
+            if callee.qualname.startswith("<local-class>."):
+                return self.instantiate_local(callee.qualname.split(".", 1)[1], call, state)
+            if callee.qualname.startswith("<local-function>."):
+                return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
+            return self.call_framework(callee.qualname, call, state)
+        return self.call_opaque(call, state, _code(self, func))
+
+    def _args(self, call: cst.Call, state: State) -> tuple[list[Value], dict[str, Value]]:
+        positional: list[Value] = []
+        keywords: dict[str, Value] = {}
+        for arg in call.args:
+            value = self.eval(arg.value, state)
+            if arg.keyword is not None:
+                keywords[arg.keyword.value] = value
+            elif arg.star:
+                positional.append(value)
+            else:
+                positional.append(value)
+        return positional, keywords
+
+    def call_framework(self, qual: str, call: cst.Call, state: State) -> Value:
+        fw = qual.split(".")[0]
+        if qual in kb.NO_GRAD_CONTEXTS:
+            self._args(call, state)
+            return GradModeVal(False, inference="inference_mode" in qual and _literal_kw(call, "mode") is not False)
+        if qual in kb.ENABLE_GRAD_CONTEXTS:
+            return GradModeVal(True)
+        if qual in kb.SET_GRAD_ENABLED:
+            arg = call.args[0].value if call.args else None
+            enabled = _literal(arg)
+            return GradModeVal(enabled is not False)
+        if qual in kb.BACKWARD_FUNCTIONS:
+            positional, keywords = self._args(call, state)
+            roots = positional[:1] + [keywords.get("outputs", UNKNOWN), keywords.get("tensors", UNKNOWN)]
+            lineage = frozenset().union(*(lineage_of(v) for v in roots))
+            retain = _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+            self.backward(lineage if lineage else None, state, retain)
+            return UNKNOWN
+        if qual in kb.FROM_NUMPY:
+            storage = new_id()
+            if call.args and isinstance(call.args[0].value, (cst.Name, cst.Attribute)):
+                path = dotted_name(call.args[0].value)
+                if path:
+                    state.env[path] = ArrayVal(storage)
+            return TensorVal(fw="torch", storage=storage, requires_grad=False, numpy_shared=True,
+                             producer=f"`{_code(self, call)}`", producer_node=call)
+        if qual in kb.PARAMETER_CLASSES:
+            positional, keywords = self._args(call, state)
+            rg = _literal_kw(call, "requires_grad")
+            if qual.startswith("paddle"):
+                rg = True
+            return TensorVal(fw=fw, storage=new_id(), requires_grad=rg is not False,
+                             leaf=rg is not False, parameter=True,
+                             producer=f"`{_code(self, call)}`", producer_node=call)
+        if qual in kb.PADDLE_CREATE_PARAMETER:
+            self._args(call, state)
+            return TensorVal(fw="paddle", storage=new_id(), requires_grad=True, leaf=True,
+                             parameter=True, producer=f"`{_code(self, call)}`", producer_node=call)
+        if kb.is_optimizer_class(qual):
+            return self._make_optimizer(call, state, fw)
+        if kb.is_noop_framework_call(qual):
+            self._args(call, state)
+            return UNKNOWN
+        if kb.is_constructor(qual):
+            self._args(call, state)
+            rg = _literal_kw(call, "requires_grad")
+            stop = _literal_kw(call, "stop_gradient")
+            requires = rg is True or stop is False
+            return TensorVal(fw=fw, storage=new_id(), requires_grad=requires, leaf=requires,
+                             inference=state.inference, producer=f"`{_code(self, call)}`",
+                             producer_node=call)
+        module_facts = kb.module_class(qual, _literal_keywords(call))
+        if module_facts is not None or kb.is_module_class(qual):
+            return self._make_module(qual, module_facts, call, state)
+        facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
+        positional, keywords = self._args(call, state)
+        if facts is None:
+            if fw in ("torch", "paddle") and any(isinstance(v, TensorVal) for v in positional):
+                return self._opaque_result(positional + list(keywords.values()), call, state,
+                                           f"`{_short(self, call.func)}`", known=False)
+            return UNKNOWN
+        return self.apply_op(facts, positional, keywords, call, state,
+                             op_text=f"`{_short(self, call.func)}`", how="inplace-kw")
+
+    def call_method(self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State) -> Value:
+        if isinstance(receiver, TensorVal):
+            return self.call_tensor_method(receiver, receiver_expr, method, call, state)
+        if isinstance(receiver, ModuleVal):
+            return self.call_module_method(receiver, method, call, state)
+        if isinstance(receiver, OptimizerVal):
+            self._args(call, state)
+            if method == "step":
+                self.optimizer_step(receiver, call, state)
+            return UNKNOWN
+        if isinstance(receiver, ParamsVal):
+            self._args(call, state)
+            return receiver
+        if isinstance(receiver, ArrayVal):
+            self._args(call, state)
+            if method in kb.NUMPY_INPLACE_METHODS:
+                self._numpy_write(receiver, state, call, receiver_expr)
+            return UNKNOWN
+        if isinstance(receiver, FrameworkRef):
+            if receiver.qualname.startswith("<local-class>."):
+                cls_name = receiver.qualname.split(".", 1)[1]
+                if method == "apply":
+                    return self.call_autograd_function(cls_name, call, state)
+            return self.call_opaque(call, state, _code(self, call.func))
+        # Unknown receiver
+        name = dotted_name(receiver_expr) or ""
+        if name == "self" and self.cls is not None and method in self.cls.methods:
+            return self.call_local_function(f"{self.cls.name}.{method}", call, state)
+        if method == "backward":
+            positional, keywords = self._args(call, state)
+            retain = _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+            lineage = lineage_of(receiver)
+            self.backward(lineage if lineage else None, state, retain)
+            return UNKNOWN
+        if method == "step" and kb.looks_like_optimizer(name):
+            self._args(call, state)
+            self.optimizer_step(OptimizerVal(None, fw=self.fw), call, state)
+            return UNKNOWN
+        if method in ("parameters", "named_parameters") and name:
+            self._args(call, state)
+            return ParamsVal(name, named=method == "named_parameters", fw=self.fw)
+        if self.ctx_name and name == self.ctx_name:
+            positional, _ = self._args(call, state)
+            if method == "save_for_backward":
+                for value in positional:
+                    if isinstance(value, TensorVal) and value.storage in self.param_storages:
+                        self.result.summary.ctx_saved.add(self.param_storages[value.storage])
+            elif method == "mark_dirty":
+                for value in positional:
+                    if isinstance(value, TensorVal):
+                        self.mark_dirty.add(value.storage)
+            return UNKNOWN
+        return self.call_opaque(call, state, _code(self, call.func), receiver=receiver)
+
+    def call_tensor_method(self, tensor: TensorVal, receiver_expr, method: str, call: cst.Call,
+                           state: State) -> Value:
+        fw = tensor.fw
+        if method == "backward":
+            self._args(call, state)
+            retain = _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+            self.backward(tensor.lineage or None, state, retain)
+            return UNKNOWN
+        if method in ("detach", "detach_"):
+            self._args(call, state)
+            # shares the version counter: same storage
+            return replace(tensor, requires_grad=False, leaf=False, view_of_leaf=False,
+                           producer=f"`{_code(self, call)}`", producer_node=call,
+                           lineage=frozenset())
+        if method == "clone" or method in kb.COPYING_METHODS:
+            self._args(call, state)
+            return self._fresh_from([tensor], call, state, f"`{_short(self, call)}`",
+                                    keep_grad=method == "clone")
+        if method == "numpy":
+            self._args(call, state)
+            return ArrayVal(tensor.storage)
+        if method == "requires_grad_":
+            positional, _ = self._args(call, state)
+            flag = _literal(call.args[0].value) if call.args else True
+            updated = replace(tensor, requires_grad=flag is not False, leaf=flag is not False)
+            path = dotted_name(receiver_expr)
+            if path:
+                state.env[path] = updated
+            return updated
+        if fw == "paddle" and method in kb.PADDLE_NO_BUMP_METHODS:
+            self._args(call, state)
+            op_text = f"`{_code(self, receiver_expr)}.{method}(...)`"
+            self.record_write(state, tensor, "set_value", call, receiver_expr, bumps=False,
+                              op_text=op_text)
+            return UNKNOWN
+        facts = kb.method(fw, method)
+        positional, keywords = self._args(call, state)
+        if facts is None:
+            if kb.is_inplace_method_name(fw, method):
+                # an in-place method the tables do not know: still a write
+                self.record_write(state, tensor, "method", call, receiver_expr,
+                                  op_text=f"`{_code(self, receiver_expr)}.{method}(...)`")
+                return tensor
+            return self._opaque_result([tensor] + positional + list(keywords.values()), call, state,
+                                       f"`.{method}()`", known=False)
+        return self.apply_op(facts, [tensor] + positional, keywords, call, state,
+                             op_text=f"`{_code(self, receiver_expr)}.{method}(...)`",
+                             how="method", target_expr=receiver_expr)
+
+    def call_module_method(self, module: ModuleVal, method: str, call: cst.Call, state: State) -> Value:
+        if method in ("parameters", "named_parameters"):
+            self._args(call, state)
+            return ParamsVal(module.path, named=method == "named_parameters", fw=module.fw)
+        if method in ("forward", "__call__"):
+            return self.call_module(module, call, state)
+        if module.local_class and module.path == "self":
+            key = f"{module.local_class}.{method}"
+            if key in self.index.functions:
+                return self.call_local_function(key, call, state)
+        if method in ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "requires_grad_"):
+            self._args(call, state)
+            return module
+        if module.local_class:
+            key = f"{module.local_class}.{method}"
+            if key in self.index.functions:
+                return self.call_local_function(key, call, state)
+        return self.call_opaque(call, state, _code(self, call.func))
+
+    def call_module(self, module: ModuleVal, call: cst.Call, state: State) -> Value:
+        positional, keywords = self._args(call, state)
+        op_text = f"`{_short(self, call.func)}`"
+        if module.children:
+            value: Value = positional[0] if positional else UNKNOWN
+            for i, child in enumerate(module.children):
+                value = self._apply_module(child, [value], {}, call, state, op_text,
+                                           report_writes=i == 0, path=module.path)
+            return value
+        return self._apply_module(module, positional, keywords, call, state, op_text,
+                                  report_writes=True, path=module.path)
+
+    def _apply_module(self, module: ModuleVal, positional, keywords, call, state, op_text,
+                      report_writes: bool, path: str) -> Value:
+        facts = module.facts
+        if facts is not None and not getattr(facts, "container", False):
+            result = self.apply_op(facts.call, positional, keywords, call, state, op_text=op_text,
+                                   how="module", report_writes=report_writes,
+                                   constructor=module.node, target_expr=_first_arg(call))
+            if facts.has_parameters and state.grad_enabled:
+                op_id = _last_op_id(result)
+                if op_id is not None:
+                    for what in facts.saved_attributes or ():
+                        state.add_save(module.params_storage_key,
+                                       Save(op_text.strip("`"), call, op_id, f"parameter `{what}`"))
+                    for buffer in facts.inplace_buffers or ():
+                        state.add_save(f"buffer:{module.path}.{buffer}",
+                                       Save(op_text.strip("`"), call, op_id, f"buffer `{buffer}`"))
+                if isinstance(result, TensorVal):
+                    result = replace(result, requires_grad=True)
+            return result
+        # a local or unknown module: its parameters take part; its own saves are opaque
+        args = positional + list(keywords.values())
+        summary = None
+        if module.local_class:
+            forward = self.flow.result(f"{module.local_class}.forward")
+            summary = forward.summary if forward is not None else None
+            if summary is not None:
+                self._apply_param_writes(summary, positional, call, state, op_text)
+        result = self._opaque_result(args, call, state, op_text,
+                                     known=bool(summary and summary.returns_known),
+                                     requires_grad=True if module.has_parameters else None,
+                                     saves_output=bool(summary and summary.returns_saved_output))
+        if state.grad_enabled and module.has_parameters:
+            op_id = _last_op_id(result)
+            if op_id is not None:
+                state.add_save(module.params_storage_key,
+                               Save(op_text.strip("`"), call, op_id, "parameters", certain=True))
+        return result
+
+    def call_local_function(self, key: str, call: cst.Call, state: State) -> Value:
+        positional, keywords = self._args(call, state)
+        self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        callee = self.flow.result(key)
+        op_text = f"`{_short(self, call.func)}`"
+        if callee is not None:
+            self._apply_param_writes(callee.summary, positional, call, state, op_text)
+        known = bool(callee and callee.summary.returns_known)
+        return self._opaque_result(positional + list(keywords.values()), call, state, op_text,
+                                   known=known,
+                                   saves_output=bool(callee and callee.summary.returns_saved_output))
+
+    def _apply_param_writes(self, summary: FunctionSummary, positional, call, state, op_text) -> None:
+        for index, how in summary.param_writes.items():
+            if index < len(positional) and isinstance(positional[index], TensorVal):
+                arg_expr = call.args[index].value if index < len(call.args) else None
+                self.record_write(state, positional[index], "helper", call, arg_expr,
+                                  op_text=op_text, callee=call)
+
+    def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
+        positional, keywords = self._args(call, state)
+        forward = self.flow.result(f"{cls_name}.forward")
+        tensors = [v for v in positional if isinstance(v, TensorVal)]
+        recorded = state.grad_enabled and any(t.requires_grad is not False for t in tensors)
+        op_id = new_id()
+        op_text = f"{cls_name}.apply"
+        if forward is not None and recorded:
+            for index in forward.summary.ctx_saved:
+                if index < len(positional) and isinstance(positional[index], TensorVal):
+                    state.add_save(positional[index].storage,
+                                   Save(op_text, call, op_id, "input"))
+            for index in forward.summary.ctx_stashed:
+                if index < len(positional) and isinstance(positional[index], TensorVal):
+                    state.add_save(positional[index].storage,
+                                   Save(op_text, call, op_id, "ctx attribute"))
+        return TensorVal(fw=self.fw, storage=new_id(),
+                         requires_grad=tri_or([t.requires_grad for t in tensors]) if state.grad_enabled else False,
+                         producer=f"`{op_text}`", producer_node=call, known=forward is not None,
+                         lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id})
+
+    def instantiate_local(self, cls_name: str, call: cst.Call, state: State) -> Value:
+        self._args(call, state)
+        cls = self.index.classes.get(cls_name)
+        if cls is not None and (cls.module_fw or cls.looks_like_module):
+            return ModuleVal(path=f"<{cls_name}>", local_class=cls_name, fw=cls.module_fw or self.fw,
+                             node=call)
+        return UNKNOWN
+
+    def call_opaque(self, call: cst.Call, state: State, callee_text: str, receiver: Value | None = None) -> Value:
+        positional, keywords = self._args(call, state)
+        args = positional + list(keywords.values())
+        if receiver is not None:
+            args.append(receiver)
+        return self._opaque_result(args, call, state, f"`{_short_text(callee_text)}`", known=False)
+
+    def _opaque_result(self, args, call, state, op_text, known: bool,
+                       requires_grad: bool | None = None, saves_output: bool = False) -> Value:
+        tensors = [a for a in args if isinstance(a, TensorVal)]
+        lineage = frozenset().union(*(lineage_of(a) for a in args)) if args else frozenset()
+        if not tensors and requires_grad is None:
+            return Unknown(lineage) if lineage else UNKNOWN
+        op_id = new_id()
+        rg = requires_grad if requires_grad is not None else tri_or([t.requires_grad for t in tensors])
+        if rg is False and any(t.requires_grad is None for t in tensors):
+            rg = None
+        if not state.grad_enabled:
+            rg = False
+        fw = tensors[0].fw if tensors else self.fw
+        result = TensorVal(fw=fw, storage=new_id(), requires_grad=rg, producer=op_text,
+                           producer_node=call, known=known, lineage=lineage | {op_id},
+                           inference=state.inference)
+        if saves_output and state.grad_enabled:
+            state.add_save(result.storage, Save(op_text.strip("`"), call, op_id, "output"))
+        return result
+
+    # ---------------------------------------------------------------- ops
+    def apply_op(self, facts, positional: list[Value], keywords: dict[str, Value], node, state: State,
+                 op_text: str, how: str, target_expr=None, report_writes: bool = True,
+                 constructor=None) -> Value:
+        """Bind arguments to the op's parameters, record its write, its saves, and its result."""
+        bound: dict[str, Value] = {}
+        for name, value in zip(facts.params, positional):
+            bound[name] = value
+        for name, value in keywords.items():
+            if name in facts.params or name not in bound:
+                bound[name] = value
+        tensors = [v for v in list(bound.values()) + positional if isinstance(v, TensorVal)]
+        lineage = frozenset().union(*(t.lineage for t in tensors)) if tensors else frozenset()
+        for value in list(bound.values()) + positional:
+            if isinstance(value, SeqVal):
+                lineage |= value.lineage
+                tensors.extend(i for i in value.items if isinstance(i, TensorVal))
+
+        # out=
+        out_value = keywords.get("out")
+        if isinstance(out_value, TensorVal) or (facts.out_param and facts.out_param in keywords):
+            requiring = [t for t in tensors if t.requires_grad is True and t is not out_value]
+            self.result.out_calls.append(OutCall(node, op_text, [t.producer for t in requiring],
+                                                 state.grad_enabled, self.grad_explicit, self.info.key))
+            if isinstance(out_value, TensorVal):
+                self.record_write(state, out_value, "out", node, None, op_text=op_text)
+
+        target = bound.get(facts.inplace_param) if facts.inplace_param else None
+        if isinstance(target, TensorVal) and report_writes:
+            self.record_write(state, target, how, node, target_expr, op_text=op_text,
+                              constructor=constructor)
+            if how in ("module", "inplace-kw") and isinstance(target_expr, cst.Name):
+                self.last_inplace_activation = (target_expr.value, node, op_text)
+
+        grad_on = state.grad_enabled
+        may_record = grad_on and facts.differentiable and any(t.requires_grad is not False for t in tensors)
+        certain = grad_on and any(t.requires_grad is True for t in tensors)
+        op_id = new_id()
+        if may_record:
+            for param, condition in facts.saves.items():
+                value = bound.get(param)
+                if not isinstance(value, TensorVal):
+                    continue
+                if facts.inplace_param == param and facts.inplace_saves_clone:
+                    continue
+                if condition:
+                    triggers = [bound.get(c) for c in condition]
+                    flags = [t.requires_grad for t in triggers if isinstance(t, TensorVal)]
+                    if any(f is True for f in flags) and grad_on:
+                        save_certain = True
+                    elif any(f is None for f in flags):
+                        save_certain = False
+                    else:
+                        continue
+                else:
+                    save_certain = certain
+                what = "output" if facts.inplace_param == param and not facts.inplace_saves_clone else "input"
+                state.add_save(value.storage, Save(op_text.strip("`"), node, op_id, f"{what}", save_certain))
+
+        rg: bool | None = tri_or([t.requires_grad for t in tensors]) if grad_on else False
+        if not facts.differentiable:
+            rg = False
+        if isinstance(target, TensorVal):
+            result: Value = replace(target, lineage=target.lineage | lineage | {op_id},
+                                    requires_grad=tri_or([target.requires_grad, rg]) if grad_on else target.requires_grad)
+            if target_expr is not None and (path := dotted_name(target_expr)) and path in state.env \
+                    and state.env[path] is target:
+                state.env[path] = result
+        elif facts.view_of and isinstance(bound.get(facts.view_of), TensorVal):
+            result = self._view_of(bound[facts.view_of], node, state, op_text, op_id=op_id)
+        elif facts.multi_view_of and isinstance(bound.get(facts.multi_view_of), TensorVal):
+            base = bound[facts.multi_view_of]
+            result = replace(base, view="multi",
+                             multi_base_requires_grad=base.requires_grad if grad_on else False,
+                             view_of_leaf=base.leaf or base.view_of_leaf, leaf=False,
+                             lineage=base.lineage | {op_id}, producer=op_text, producer_node=node)
+        elif not facts.returns_tensor:
+            return Unknown(lineage)
+        else:
+            fw = tensors[0].fw if tensors else self.fw
+            result = TensorVal(fw=fw, storage=new_id(), requires_grad=rg, producer=op_text,
+                               producer_node=node, known=True, lineage=lineage | {op_id},
+                               inference=state.inference)
+        if facts.saves_output and may_record and isinstance(result, TensorVal):
+            state.add_save(result.storage, Save(op_text.strip("`"), node, op_id, "output", certain))
+        return result
+
+    def _view_of(self, base: TensorVal, node, state: State, op_text: str, op_id: int | None = None) -> TensorVal:
+        op_id = op_id or new_id()
+        return replace(base, view=base.view or "view", view_of_leaf=base.leaf or base.view_of_leaf,
+                       leaf=False, lineage=base.lineage | {op_id},
+                       producer=base.producer, producer_node=base.producer_node)
+
+    def _fresh_from(self, tensors: list[TensorVal], node, state: State, op_text: str,
+                    keep_grad: bool = True) -> TensorVal:
+        op_id = new_id()
+        rg = tri_or([t.requires_grad for t in tensors]) if (state.grad_enabled and keep_grad) else False
+        return TensorVal(fw=tensors[0].fw, storage=new_id(), requires_grad=rg, producer=op_text,
+                         producer_node=node, known=True,
+                         lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
+                         inference=state.inference)
+
+    def _binary_result(self, left: Value, right: Value, op: str, node, state: State) -> Value:
+        tensor = left if isinstance(left, TensorVal) else right if isinstance(right, TensorVal) else None
+        if tensor is None:
+            return Unknown(lineage_of(left) | lineage_of(right))
+        facts = kb.binary_operator(tensor.fw, op, augmented=False)
+        if facts is None:
+            return self._fresh_from([t for t in (left, right) if isinstance(t, TensorVal)], node, state,
+                                    f"`{_code(self, node)}`")
+        return self.apply_op(facts, [left, right], {}, node, state, op_text=f"`{_short(self, node)}`",
+                             how="operator", report_writes=False)
+
+    def _make_module(self, qual: str, facts, call: cst.Call, state: State) -> Value:
+        positional, keywords = self._args(call, state)
+        fw = qual.split(".")[0]
+        children: tuple[ModuleVal, ...] = ()
+        if facts is not None and getattr(facts, "container", False):
+            children = tuple(v for v in positional if isinstance(v, ModuleVal))
+            self._check_adjacency(call, positional)
+        has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
+        if children:
+            has_params = any(c.has_parameters for c in children)
+        return ModuleVal(path="<anonymous>", qualname=qual, facts=facts, children=children, fw=fw,
+                         node=call, has_parameters=has_params)
+
+    def _check_adjacency(self, call: cst.Call, positional: list[Value]) -> None:
+        previous: tuple[ModuleVal, cst.CSTNode] | None = None
+        for arg, value in zip(call.args, positional):
+            if not isinstance(value, ModuleVal) or value.facts is None:
+                previous = None
+                continue
+            facts = value.facts
+            if previous is not None and facts.call.inplace_param and not facts.call.inplace_saves_clone:
+                prev_module, prev_node = previous
+                if prev_module.facts is not None and prev_module.facts.call.saves_output:
+                    self.result.adjacency.append(SequentialAdjacency(
+                        arg.value, prev_node, _code(self, prev_node), _code(self, arg.value),
+                        value.fw, _inplace_keyword(arg.value)))
+            previous = (value, arg.value)
+
+    def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
+        positional, keywords = self._args(call, state)
+        params = positional[0] if positional else keywords.get("params", keywords.get("parameters"))
+        modules: list[str] = []
+        unknown = params is None
+        for value in _flatten(params):
+            if isinstance(value, ParamsVal) and value.module:
+                modules.append(value.module)
+            else:
+                unknown = True
+        return OptimizerVal(None if unknown or not modules else tuple(modules), fw=fw)
+
+    def optimizer_step(self, optimizer: OptimizerVal, call: cst.Call, state: State) -> None:
+        if optimizer.modules is None:
+            storages = [k for k in state.saves if isinstance(k, str) and k.startswith("params:")]
+        else:
+            storages = [f"params:{m}" for m in optimizer.modules]
+        text = f"`{_code(self, call)}`"
+        for storage in storages:
+            tensor = TensorVal(fw=optimizer.fw, storage=storage, requires_grad=True, leaf=True,
+                               parameter=True, param_of=storage.split(":", 1)[1],
+                               producer="the parameters")
+            self.record_write(state, tensor, "optimizer", call, None, op_text=text,
+                              bumps=optimizer.fw != "paddle", grad_override=False)
+
+    def _iteration_value(self, iterable: Value, expr) -> Value:
+        if isinstance(iterable, ParamsVal):
+            param = TensorVal(fw=iterable.fw, storage=f"params:{iterable.module}", requires_grad=True,
+                              leaf=True, parameter=True, param_of=iterable.module,
+                              producer="a parameter")
+            if iterable.named:
+                return SeqVal((UNKNOWN, param))
+            return param
+        if isinstance(iterable, SeqVal) and iterable.items:
+            first = iterable.items[0]
+            if isinstance(first, ParamsVal):
+                return Unknown()
+            if all(isinstance(i, TensorVal) for i in iterable.items):
+                return first
+        if isinstance(iterable, TensorVal):
+            return self._view_of(iterable, expr, State(), "iteration")
+        if isinstance(iterable, ModuleVal) and iterable.children:
+            return iterable.children[0]
+        return Unknown(lineage_of(iterable))
+
+    # ---------------------------------------------------------------- writes and backward
+    def record_write(self, state: State, tensor: TensorVal, how: str, node, target_expr, *,
+                     bumps: bool = True, op_text: str = "", full_slice: bool = False,
+                     callee=None, constructor=None, grad_override: bool | None = None) -> None:
+        if tensor.via_data:
+            bumps = False
+        grad = state.grad_enabled if grad_override is None else grad_override
+        write = Write(
+            node=node,
+            stmt=self.stmt,
+            target=target_expr,
+            target_text=_code(self, target_expr) if target_expr is not None else tensor.producer,
+            how=how,
+            op_text=op_text,
+            fw=tensor.fw,
+            tensor=tensor,
+            grad_enabled=grad,
+            grad_explicit=self.grad_explicit or grad_override is not None,
+            inference_mode=state.inference,
+            bumps_version=bumps,
+            saves=state.saves.get(tensor.storage, ()),
+            function=self.info.key,
+            full_slice=full_slice,
+            callee_node=callee,
+            constructor_node=constructor,
+        )
+        path = dotted_name(target_expr) if target_expr is not None else None
+        write.aliased = any(
+            isinstance(v, TensorVal) and v.storage == tensor.storage and k != path
+            for k, v in state.env.items()
+        )
+        self.result.writes.append(write)
+        self.pending.append(write)
+        if tensor.storage in self.param_storages and how != "helper":
+            self.result.summary.param_writes.setdefault(self.param_storages[tensor.storage], how)
+
+    def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
+        if lineage is not None:
+            self.reach(lineage, state, retain)
+        if not retain:
+            state.clear_saves(lineage)
+            self.pending = [w for w in self.pending if not _fully_reached(w)]
+
+    def reach(self, lineage: frozenset[int], state: State, retain: bool) -> None:
+        if not lineage:
+            return
+        for write in self.pending:
+            for save in write.saves:
+                if save.op_id in lineage:
+                    write.confirmed.add(save.op_id)
+            if write.tensor.lineage & lineage:
+                write.reaches_backward = True
+
+    # ---------------------------------------------------------------- wrap-up
+    def _finish_function_checks(self, state: State) -> None:
+        if not self.is_function_forward:
+            return
+        for write in self.result.writes:
+            if write.tensor.storage in self.param_storages and write.tensor.storage not in self.mark_dirty \
+                    and write.bumps_version:
+                self.result.function_issues.append(CustomFunctionIssue(
+                    "missing-mark-dirty", write.node,
+                    f"{write.op_text} writes the input `{write.target_text}` of "
+                    f"`{self.info.key.split('.')[0]}.forward` in place without `ctx.mark_dirty("
+                    f"{write.target_text})`: autograd keeps treating the old value as the input, so "
+                    "the gradient is computed for values that no longer exist",
+                ))
+
+    def _dedupe(self) -> None:
+        seen: dict[tuple[int, str], Write] = {}
+        unique: list[Write] = []
+        for write in self.result.writes:
+            key = (id(write.node), write.how, str(write.tensor.storage))
+            if key in seen:
+                first = seen[key]
+                first.confirmed |= write.confirmed
+                first.reaches_backward |= write.reaches_backward
+                if len(write.saves) > len(first.saves):
+                    first.saves = write.saves
+                    first.confirmed |= write.confirmed
+                continue
+            seen[key] = write
+            unique.append(write)
+        self.result.writes = unique
+        self.result.reuses = _unique_by_node(self.result.reuses)
+        self.result.rebinds = _unique_by_node(self.result.rebinds)
+        self.result.out_calls = _unique_by_node(self.result.out_calls)
+        self.result.adjacency = _unique_by_node(self.result.adjacency)
+
+
+# --------------------------------------------------------------------------------------------
+# small helpers
+
+
+def _unique_by_node(items: list) -> list:
+    seen: set[int] = set()
+    out = []
+    for item in items:
+        if id(item.node) not in seen:
+            seen.add(id(item.node))
+            out.append(item)
+    return out
+
+
+def _fully_reached(write: Write) -> bool:
+    return all(s.op_id in write.confirmed for s in write.saves)
+
+
+def _body(node) -> list:
+    """The statements of a block; a one-line suite (`if x: a; b`) is one statement of its own."""
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    if isinstance(body, cst.SimpleStatementSuite):
+        return [body]
+    return []
+
+
+def _code(interp: FunctionInterpreter, node) -> str:
+    if node is None:
+        return ""
+    try:
+        text = interp.flow.module.code_for_node(node)
+    except Exception:
+        return "<expr>"
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _short(interp: FunctionInterpreter, node) -> str:
+    return _short_text(_code(interp, node))
+
+
+def _short_text(text: str) -> str:
+    if "(" in text and len(text) > 40:
+        return text.split("(", 1)[0] + "(...)"
+    return text
+
+
+def _literal(expr) -> object:
+    if isinstance(expr, cst.Name):
+        return {"True": True, "False": False, "None": None}.get(expr.value, _NOT_LITERAL)
+    if isinstance(expr, cst.Integer):
+        return int(expr.value) if expr.value.isdigit() else _NOT_LITERAL
+    if isinstance(expr, cst.SimpleString):
+        return expr.evaluated_value
+    return _NOT_LITERAL
+
+
+_NOT_LITERAL = object()
+
+
+def _literal_kw(call: cst.Call, name: str) -> object:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return _literal(arg.value)
+    return None
+
+
+def _literal_keywords(call: cst.Call) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for position, arg in enumerate(call.args):
+        value = _literal(arg.value)
+        key = arg.keyword.value if arg.keyword is not None else str(position)
+        out[key] = value if value is not _NOT_LITERAL else kb.UNKNOWN_LITERAL
+    return out
+
+
+def _keyword_names(call: cst.Call) -> frozenset[str]:
+    return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
+
+
+def _first_arg(call: cst.Call):
+    for arg in call.args:
+        if arg.keyword is None:
+            return arg.value
+    return None
+
+
+def _last_op_id(value: Value) -> int | None:
+    if isinstance(value, TensorVal) and value.lineage:
+        return max(value.lineage)
+    return None
+
+
+def _unpack(value: Value, count: int) -> list[Value]:
+    if isinstance(value, SeqVal) and len(value.items) == count:
+        return list(value.items)
+    if isinstance(value, TensorVal) and value.view == "multi":
+        return [value] * count
+    if isinstance(value, TensorVal):
+        if value.known:
+            return [replace(value, view=value.view or "view") for _ in range(count)]
+        return [replace(value, storage=new_id()) for _ in range(count)]
+    lineage = lineage_of(value)
+    return [Unknown(lineage) for _ in range(count)]
+
+
+def _flatten(value: Value | None):
+    if isinstance(value, SeqVal):
+        for item in value.items:
+            yield from _flatten(item)
+    elif value is not None:
+        yield value
+
+
+def _is_full_slice(target: cst.Subscript) -> bool:
+    if len(target.slice) != 1:
+        return False
+    element = target.slice[0].slice
+    if isinstance(element, cst.Slice):
+        return element.lower is None and element.upper is None and element.step is None
+    if isinstance(element, cst.Index) and isinstance(element.value, cst.Ellipsis):
+        return True
+    return False
+
+
+def _int_index(expr: cst.Subscript) -> int | None:
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return None
+    value = expr.slice[0].slice.value
+    if isinstance(value, cst.Integer):
+        return int(value.value)
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) and isinstance(
+        value.expression, cst.Integer
+    ):
+        return -int(value.expression.value)
+    return None
+
+
+def _string_index(expr: cst.Subscript) -> str | None:
+    if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        value = expr.slice[0].slice.value
+        if isinstance(value, cst.SimpleString):
+            return value.evaluated_value
+    return None
+
+
+def _children_exprs(expr) -> list:
+    out = []
+    for child in expr.children:
+        if isinstance(child, cst.BaseExpression):
+            out.append(child)
+        elif isinstance(child, (cst.ComparisonTarget,)):
+            out.append(child.comparator)
+        elif isinstance(child, (cst.Element, cst.DictElement)):
+            out.extend(c for c in child.children if isinstance(c, cst.BaseExpression))
+    return out
+
+
+def _del_targets(target) -> list:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [e.value for e in target.elements]
+    return [target]
+
+
+def _is_non_tensor_default(default) -> bool:
+    if default is None:
+        return False
+    value = _literal(default)
+    return value is not _NOT_LITERAL and value is not None or isinstance(default, (cst.Float, cst.Tuple))
+
+
+def _non_tensor_annotation(param: cst.Param) -> bool:
+    if param.annotation is None:
+        return False
+    name = dotted_name(param.annotation.annotation) or ""
+    return name in ("int", "float", "bool", "str", "dict", "list", "tuple")
+
+
+_AUG = {
+    cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
+    cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**",
+    cst.MatrixMultiplyAssign: "@", cst.BitAndAssign: "&", cst.BitOrAssign: "|", cst.BitXorAssign: "^",
+    cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>",
+}
+_BIN = {
+    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
+    cst.Modulo: "%", cst.Power: "**", cst.MatrixMultiply: "@", cst.BitAnd: "&", cst.BitOr: "|",
+    cst.BitXor: "^", cst.LeftShift: "<<", cst.RightShift: ">>",
+}
+
+
+def _aug_operator(op) -> str:
+    return _AUG.get(type(op), "+")
+
+
+def _bin_operator(op) -> str:
+    return _BIN.get(type(op), "+")
+
+
+def _inplace_keyword(expr) -> cst.Arg | None:
+    if isinstance(expr, cst.Call):
+        for arg in expr.args:
+            if arg.keyword is not None and arg.keyword.value == "inplace":
+                return arg
+        if expr.args and expr.args[0].keyword is None:
+            return expr.args[0]
+    return None
+

@@ -1,0 +1,108 @@
+"""The facts the dataflow hands to the rules: one record per observable autograd event.
+
+Rules never walk the tree; they filter these records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from inplace_lint.analysis.values import Save, TensorVal
+
+
+@dataclass
+class Write:
+    """An in-place write to a tensor's storage."""
+
+    node: cst.CSTNode  # the anchor: the call, the augmented assignment, the assignment
+    stmt: cst.CSTNode | None  # the small statement holding it (for statement-level fixes)
+    target: cst.BaseExpression | None  # the expression written (`h`, `self.buf`, `x[0]`)
+    target_text: str
+    how: str  # method | augassign | setitem | aug-setitem | out | inplace-kw | module | helper |
+    #           optimizer | data-assign | numpy | set_value | copy
+    op_text: str  # e.g. "h += 1", "h.add_(...)", "self.act(...)" (ReLU(inplace=True))
+    fw: str
+    tensor: TensorVal
+    grad_enabled: bool  # grad mode at the write, assuming callers do not guard the function
+    grad_explicit: bool  # grad mode set by a `with`/decorator in this function (not inherited)
+    inference_mode: bool
+    bumps_version: bool
+    saves: tuple[Save, ...]  # active saves on the storage just before the write
+    function: str  # qualified function name ("Net.forward")
+    confirmed: set[int] = field(default_factory=set)  # op_ids of saves a later backward reaches
+    reaches_backward: bool = False  # the written value (or its storage) flows into a backward
+    full_slice: bool = False  # `x[:] = v` / `x[...] = v`: torch reports the leaf, not a view
+    callee_node: cst.CSTNode | None = None  # helper / module call that performed the write
+    constructor_node: cst.CSTNode | None = None  # e.g. the `nn.ReLU(inplace=True)` for fixes
+    guarded_by_caller: bool = False  # set after the module's call graph is known
+    aliased: bool = False  # another name refers to the same tensor at the write
+
+    @property
+    def effective_grad(self) -> bool:
+        if self.grad_explicit:
+            return self.grad_enabled
+        return self.grad_enabled and not self.guarded_by_caller
+
+    def confirmed_saves(self, certain_only: bool = True) -> list[Save]:
+        return [
+            s for s in self.saves if s.op_id in self.confirmed and (s.certain or not certain_only)
+        ]
+
+
+@dataclass
+class OutCall:
+    """A call passing `out=`."""
+
+    node: cst.CSTNode
+    op_text: str
+    args_requiring_grad: list[str]
+    grad_enabled: bool
+    grad_explicit: bool
+    function: str
+    guarded_by_caller: bool = False
+
+
+@dataclass
+class Rebind:
+    """Paddle: an augmented assignment that rebinds the name instead of writing in place."""
+
+    node: cst.AugAssign
+    target_text: str
+    tensor: TensorVal
+    on_layer_attribute: bool  # `self.p += v` inside a Layer: a TypeError at runtime
+    function: str
+
+
+@dataclass
+class Reuse:
+    """A name read after an in-place activation wrote it and its result went to another name."""
+
+    node: cst.CSTNode  # the read
+    name: str
+    activation_node: cst.CSTNode
+    activation_text: str
+    function: str
+
+
+@dataclass
+class CustomFunctionIssue:
+    """A custom autograd.Function's forward problem (missing mark_dirty / tensors stashed on ctx)."""
+
+    kind: str  # "missing-mark-dirty" | "ctx-stash"
+    node: cst.CSTNode
+    message: str
+    related: list[tuple[str, cst.CSTNode]] = field(default_factory=list)
+
+
+@dataclass
+class SequentialAdjacency:
+    """An in-place activation placed right after a module that saves its output."""
+
+    node: cst.CSTNode  # the in-place child constructor
+    previous_node: cst.CSTNode
+    previous_text: str
+    child_text: str
+    fw: str
+    keyword_node: cst.Arg | None  # the `inplace=True` argument, for the fix

@@ -1,0 +1,162 @@
+"""The module-level index built before any function is analysed: imports, classes, functions.
+
+Built from the top levels of the tree only (module body, class bodies); function bodies are
+left to the dataflow, which walks each one once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from inplace_lint.analysis.imports import ImportTable
+
+MODULE_BASES = {
+    "torch.nn.Module": "torch",
+    "torch.nn.Sequential": "torch",
+    "torch.nn.ModuleList": "torch",
+    "paddle.nn.Layer": "paddle",
+    "paddle.nn.Sequential": "paddle",
+}
+FUNCTION_BASES = {"torch.autograd.Function": "torch", "paddle.autograd.PyLayer": "paddle"}
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: cst.ClassDef
+    base_names: list[str]  # qualified where resolvable, else the written dotted name
+    methods: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    module_fw: str | None = None  # "torch" / "paddle" when an nn.Module / Layer subclass
+    autograd_function_fw: str | None = None
+    looks_like_module: bool = False  # has a forward method though its base is unknown
+
+
+@dataclass
+class FunctionInfo:
+    key: str  # "f" or "Class.method"
+    node: cst.FunctionDef
+    cls: ClassInfo | None
+
+
+@dataclass
+class ModuleIndex:
+    imports: ImportTable
+    classes: dict[str, ClassInfo]
+    functions: dict[str, FunctionInfo]  # every function and method, by key
+    frameworks: set[str]
+    module_info: FunctionInfo | None = None  # the module's own top-level code, as a function
+
+    @property
+    def default_fw(self) -> str:
+        if "torch" in self.frameworks or not self.frameworks:
+            return "torch" if "paddle" not in self.frameworks else "paddle"
+        return "paddle"
+
+
+def build_index(module: cst.Module) -> ModuleIndex:
+    imports = ImportTable()
+    classes: dict[str, ClassInfo] = {}
+    functions: dict[str, FunctionInfo] = {}
+    _scan_body(module.body, imports, classes, functions, depth=0)
+    _resolve_class_kinds(classes, imports)
+    top_level = cst.FunctionDef(
+        name=cst.Name("__module_body__"),
+        params=cst.Parameters(),
+        body=cst.IndentedBlock(body=[s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]),
+    )
+    return ModuleIndex(imports, classes, functions, imports.frameworks,
+                       FunctionInfo("<module>", top_level, None))
+
+
+def _scan_body(body, imports, classes, functions, depth: int) -> None:
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import):
+                    imports.add_import(small)
+                elif isinstance(small, cst.ImportFrom):
+                    imports.add_import_from(small)
+        elif isinstance(stmt, cst.FunctionDef):
+            functions.setdefault(stmt.name.value, FunctionInfo(stmt.name.value, stmt, None))
+            _scan_imports_in(stmt.body, imports)
+        elif isinstance(stmt, cst.ClassDef):
+            info = ClassInfo(stmt.name.value, stmt, [])
+            for arg in stmt.bases:
+                name = imports.resolve(arg.value)
+                if name is None:
+                    from inplace_lint.analysis.imports import dotted_name
+
+                    name = dotted_name(arg.value) or ""
+                info.base_names.append(name)
+            for inner in stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ():
+                if isinstance(inner, cst.FunctionDef):
+                    info.methods[inner.name.value] = inner
+                    key = f"{info.name}.{inner.name.value}"
+                    functions[key] = FunctionInfo(key, inner, info)
+                    _scan_imports_in(inner.body, imports)
+            classes.setdefault(info.name, info)
+        elif depth < 3 and isinstance(stmt, (cst.If, cst.Try, cst.With)):
+            for block in _blocks(stmt):
+                _scan_body(block, imports, classes, functions, depth + 1)
+
+
+def _scan_imports_in(block: cst.BaseSuite, imports: ImportTable) -> None:
+    """Imports at the top of a function body (`import torch` inside a function is common)."""
+    if not isinstance(block, cst.IndentedBlock):
+        return
+    for stmt in block.body[:8]:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import):
+                    imports.add_import(small)
+                elif isinstance(small, cst.ImportFrom):
+                    imports.add_import_from(small)
+
+
+def _blocks(stmt) -> list:
+    out = []
+    body = getattr(stmt, "body", None)
+    if isinstance(body, cst.IndentedBlock):
+        out.append(body.body)
+    if isinstance(stmt, cst.If) and stmt.orelse is not None:
+        out.extend(_blocks(stmt.orelse))
+    if isinstance(stmt, cst.Else) and isinstance(stmt.body, cst.IndentedBlock):
+        out.append(stmt.body.body)
+    if isinstance(stmt, cst.Try):
+        for handler in stmt.handlers:
+            out.extend(_blocks(handler))
+    return out
+
+
+def _resolve_class_kinds(classes: dict[str, ClassInfo], imports: ImportTable) -> None:
+    def module_fw(info: ClassInfo, seen: set[str]) -> str | None:
+        for base in info.base_names:
+            if base in MODULE_BASES:
+                return MODULE_BASES[base]
+            if base.startswith(("torch.nn.", "paddle.nn.")) and base.split(".")[-1][:1].isupper():
+                return base.split(".")[0]
+            local = classes.get(base)
+            if local is not None and base not in seen:
+                found = module_fw(local, seen | {base})
+                if found:
+                    return found
+        return None
+
+    def function_fw(info: ClassInfo, seen: set[str]) -> str | None:
+        for base in info.base_names:
+            if base in FUNCTION_BASES:
+                return FUNCTION_BASES[base]
+            local = classes.get(base)
+            if local is not None and base not in seen:
+                found = function_fw(local, seen | {base})
+                if found:
+                    return found
+        return None
+
+    for info in classes.values():
+        info.module_fw = module_fw(info, {info.name})
+        info.autograd_function_fw = function_fw(info, {info.name})
+        if info.module_fw is None and info.autograd_function_fw is None and "forward" in info.methods:
+            info.looks_like_module = True

@@ -1,0 +1,145 @@
+"""The analysis' single door to the knowledge tables.
+
+Saves, views and in-place variants come from the generated tables behind
+``inplace_lint.knowledge`` (torch) and ``inplace_lint.knowledge.paddle_facts``; this module only
+dispatches by framework and holds the few API-surface facts that are about Python names rather
+than about autograd formulas (which context managers switch grad mode, which calls run backward,
+which classes are optimizers or constructors).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from inplace_lint.knowledge import facts as _facts
+
+UNKNOWN_LITERAL = object()
+
+NO_GRAD_CONTEXTS = frozenset(
+    {
+        "torch.no_grad",
+        "torch.inference_mode",
+        "torch.autograd.no_grad",
+        "torch.autograd.grad_mode.no_grad",
+        "torch.autograd.grad_mode.inference_mode",
+        "paddle.no_grad",
+        "paddle.autograd.no_grad",
+        "paddle.base.dygraph.no_grad",
+        "paddle.fluid.dygraph.no_grad",
+    }
+)
+ENABLE_GRAD_CONTEXTS = frozenset({"torch.enable_grad", "torch.autograd.enable_grad", "paddle.enable_grad"})
+SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "paddle.set_grad_enabled"})
+BACKWARD_FUNCTIONS = frozenset(
+    {"torch.autograd.backward", "torch.autograd.grad", "paddle.autograd.backward", "paddle.grad", "paddle.autograd.grad"}
+)
+FROM_NUMPY = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.asarray"})
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+PADDLE_CREATE_PARAMETER = frozenset({"paddle.create_parameter", "paddle.static.create_parameter"})
+PADDLE_NO_BUMP_METHODS = frozenset({"set_value", "copy_"})
+NUMPY_INPLACE_METHODS = frozenset({"fill", "sort", "put", "resize", "partition", "itemset"})
+VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
+COPYING_METHODS = frozenset({"contiguous_copy", "copy"})
+
+_CONSTRUCTORS = frozenset(
+    """tensor as_tensor zeros ones empty full rand randn randint randperm arange linspace logspace eye
+    zeros_like ones_like empty_like full_like rand_like randn_like randint_like normal bernoulli
+    to_tensor uniform""".split()
+)
+_NOOP_PREFIXES = ("torch.nn.init.", "torch.nn.utils.clip_grad", "torch.cuda.", "torch.manual_seed",
+                  "torch.save", "torch.load", "paddle.seed", "paddle.nn.initializer.", "torch.distributed.",
+                  "torch.set_", "torch.backends.", "torch.utils.", "torch.jit.", "paddle.set_device",
+                  "paddle.save", "paddle.load")
+
+
+def is_constructor(qual: str) -> bool:
+    head, _, name = qual.rpartition(".")
+    return head in ("torch", "paddle") and name in _CONSTRUCTORS
+
+
+def is_noop_framework_call(qual: str) -> bool:
+    return qual.startswith(_NOOP_PREFIXES)
+
+
+def is_optimizer_class(qual: str) -> bool:
+    parts = qual.split(".")
+    if len(parts) < 3 or not parts[-1][:1].isupper():
+        return False
+    return qual.startswith(("torch.optim.", "paddle.optimizer.")) and "lr_scheduler" not in qual and "lr." not in qual
+
+
+def looks_like_optimizer(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1].lower()
+    return last.startswith("opt") or "optim" in last
+
+
+def is_module_class(qual: str) -> bool:
+    parts = qual.split(".")
+    return (
+        len(parts) >= 3
+        and parts[1] == "nn"
+        and parts[0] in ("torch", "paddle")
+        and parts[-1][:1].isupper()
+        and parts[2] not in ("functional", "init", "utils", "initializer")
+        and parts[-1] not in ("Parameter", "Module", "Layer")
+    )
+
+
+@lru_cache(maxsize=4096)
+def _function_cached(qual: str, keywords: frozenset[str], inplace: bool):
+    if qual.startswith("paddle."):
+        from inplace_lint.knowledge import paddle_facts
+
+        return paddle_facts.paddle_function(qual, inplace=inplace)
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.torch_function(qual, keywords, inplace=inplace)
+
+
+def function(qual: str, keywords: frozenset[str], inplace: bool) -> _facts.OpFacts | None:
+    return _function_cached(qual, keywords, inplace)
+
+
+@lru_cache(maxsize=4096)
+def method(fw: str, name: str) -> _facts.OpFacts | None:
+    if fw == "paddle":
+        from inplace_lint.knowledge import paddle_facts
+
+        return paddle_facts.paddle_method(name)
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.tensor_method(name)
+
+
+@lru_cache(maxsize=256)
+def binary_operator(fw: str, op: str, augmented: bool) -> _facts.OpFacts | None:
+    if fw == "paddle":
+        from inplace_lint.knowledge import paddle_facts
+
+        return paddle_facts.paddle_binary_operator(op, augmented=augmented)
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.binary_operator(op, augmented=augmented)
+
+
+def module_class(qual: str, keywords: dict[str, object]) -> _facts.ModuleFacts | None:
+    clean = {k: v for k, v in keywords.items() if v is not UNKNOWN_LITERAL}
+    if qual.startswith("paddle."):
+        from inplace_lint.knowledge import paddle_facts
+
+        return paddle_facts.paddle_layer(qual, clean)
+    if qual.startswith("torch."):
+        from inplace_lint.knowledge import torch_facts
+
+        return torch_facts.torch_module(qual, clean)
+    return None
+
+
+def is_inplace_method_name(fw: str, name: str) -> bool:
+    if fw == "paddle":
+        from inplace_lint.knowledge import paddle_facts
+
+        return paddle_facts.is_paddle_inplace_method(name)
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.is_torch_inplace_method(name)

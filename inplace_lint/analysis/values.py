@@ -1,0 +1,225 @@
+"""The abstract values the per-function dataflow tracks, and the state they live in.
+
+A tensor's identity for autograd purposes is its *version counter*, shared by a tensor, its views,
+its `.detach()` and its `.data`. We call that group a ``Storage``; saves are recorded on storages,
+so a write through any alias is checked against every save of the group.
+
+Tri-state booleans: ``True`` / ``False`` when known, ``None`` when we cannot tell.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, replace
+from typing import Union
+
+import libcst as cst
+
+_ids = itertools.count(1)
+
+
+def new_id() -> int:
+    return next(_ids)
+
+
+@dataclass(frozen=True)
+class Save:
+    """An op saved (a view of) a storage for its backward."""
+
+    op: str  # how the user wrote the op, e.g. "torch.sigmoid", "self.conv1", "x * w"
+    node: cst.CSTNode  # the op's expression, for the related location
+    op_id: int  # identifies the recorded op; a backward reaches it iff op_id is in the lineage
+    what: str  # "output", "input", "weight", "parameters", "running stats", ...
+    certain: bool = True  # every requires-grad fact that made the save happen was known
+
+
+@dataclass(frozen=True)
+class TensorVal:
+    fw: str  # "torch" | "paddle"
+    storage: int
+    requires_grad: bool | None = None
+    leaf: bool = False  # a leaf that requires grad (parameter, requires_grad=True)
+    view: str | None = None  # None | "view" | "multi" (output of split/chunk/unbind)
+    view_of_leaf: bool = False
+    multi_base_requires_grad: bool | None = None
+    producer: str = ""  # description of what produced it
+    producer_node: cst.CSTNode | None = None
+    known: bool = True  # False: produced by a callee we know nothing about
+    lineage: frozenset[int] = frozenset()
+    via_data: bool = False  # reached through `.data`: writes do not bump the version counter
+    inference: bool = False  # created under inference_mode
+    numpy_shared: bool = False  # shares memory with a numpy array
+    param_of: str | None = None  # the module path whose parameter this is
+    parameter: bool = False  # an nn.Parameter / module parameter (for IPL006 / paddle rules)
+
+
+@dataclass(frozen=True)
+class ModuleVal:
+    """An nn.Module / paddle Layer instance."""
+
+    path: str  # where it lives: "self.conv1", "model"
+    qualname: str | None = None  # e.g. "torch.nn.ReLU" when a framework class
+    facts: object | None = None  # knowledge.facts.ModuleFacts when known
+    local_class: str | None = None  # name of a class defined in this module
+    children: tuple[ModuleVal, ...] = ()  # nn.Sequential children, in order
+    fw: str = "torch"
+    node: cst.CSTNode | None = None  # the constructor call
+    has_parameters: bool = True
+
+    @property
+    def params_storage_key(self) -> str:
+        return f"params:{self.path}"
+
+
+@dataclass(frozen=True)
+class OptimizerVal:
+    modules: tuple[str, ...] | None  # module paths whose parameters it updates; None = unknown
+    fw: str = "torch"
+
+
+@dataclass(frozen=True)
+class ParamsVal:
+    """`model.parameters()` and friends; iterating yields the module's parameters."""
+
+    module: str | None
+    named: bool = False
+    fw: str = "torch"
+
+
+@dataclass(frozen=True)
+class SeqVal:
+    """A tuple/list of values (e.g. the outputs of `chunk`)."""
+
+    items: tuple[Value, ...]
+    lineage: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class ArrayVal:
+    """A numpy array sharing memory with a tensor storage (`t.numpy()`, `torch.from_numpy(a)`)."""
+
+    storage: int
+
+
+@dataclass(frozen=True)
+class GradModeVal:
+    """A context manager / decorator object that changes grad mode."""
+
+    enabled: bool
+    inference: bool = False
+
+
+@dataclass(frozen=True)
+class FrameworkRef:
+    """A framework object that is not a tensor (a function, a class, a module namespace)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class Unknown:
+    lineage: frozenset[int] = frozenset()
+
+
+UNKNOWN = Unknown()
+
+Value = Union[
+    TensorVal, ModuleVal, OptimizerVal, ParamsVal, SeqVal, ArrayVal, GradModeVal, FrameworkRef, Unknown
+]
+
+
+def lineage_of(value: Value | None) -> frozenset[int]:
+    if isinstance(value, (TensorVal, SeqVal, Unknown)):
+        return value.lineage
+    return frozenset()
+
+
+def tri_or(values: list[bool | None]) -> bool | None:
+    if any(v is True for v in values):
+        return True
+    if all(v is False for v in values):
+        return False
+    return None
+
+
+@dataclass
+class State:
+    """What is known at one program point. Copied at branches, merged after them."""
+
+    env: dict[str, Value] = field(default_factory=dict)
+    saves: dict[object, tuple[Save, ...]] = field(default_factory=dict)  # storage -> active saves
+    grad_enabled: bool = True
+    inference: bool = False
+    reachable: bool = True
+
+    def copy(self) -> State:
+        return State(dict(self.env), dict(self.saves), self.grad_enabled, self.inference, self.reachable)
+
+    def add_save(self, storage: object, save: Save) -> None:
+        current = self.saves.get(storage, ())
+        if all(s.op_id != save.op_id or s.what != save.what for s in current):
+            self.saves[storage] = current + (save,)
+
+    def clear_saves(self, lineage: frozenset[int] | None) -> None:
+        """A backward without retain_graph frees the graph it ran through."""
+        if lineage is None:
+            self.saves.clear()
+            return
+        for storage, saves in list(self.saves.items()):
+            kept = tuple(s for s in saves if s.op_id not in lineage)
+            if kept:
+                self.saves[storage] = kept
+            else:
+                del self.saves[storage]
+
+
+def merge_states(states: list[State]) -> State:
+    live = [s for s in states if s.reachable]
+    if not live:
+        dead = states[0].copy()
+        dead.reachable = False
+        return dead
+    if len(live) == 1:
+        return live[0].copy()
+    out = State(grad_enabled=live[0].grad_enabled, inference=live[0].inference)
+    for s in live:
+        for storage, saves in s.saves.items():
+            for save in saves:
+                out.add_save(storage, save)
+    keys = set().union(*(s.env for s in live))
+    for key in sorted(keys):
+        vals = [s.env.get(key) for s in live]
+        merged = _merge_values(vals)
+        if isinstance(merged, TensorVal):
+            storages = {v.storage for v in vals if isinstance(v, TensorVal)}
+            if len(storages) > 1:
+                # Different objects on different paths: a fresh group that carries every save.
+                merged = replace(merged, storage=new_id())
+                for storage in storages:
+                    for save in out.saves.get(storage, ()):
+                        out.add_save(merged.storage, save)
+        out.env[key] = merged
+    return out
+
+
+def _merge_values(vals: list[Value | None]) -> Value:
+    first = vals[0]
+    if all(v is first for v in vals) and first is not None:
+        return first
+    present = [v for v in vals if v is not None]
+    tensors = [v for v in present if isinstance(v, TensorVal)]
+    if tensors and len(tensors) == len(present):
+        # Keep the first tensor's identity (storage); widen the facts.
+        base = tensors[0]
+        return replace(
+            base,
+            requires_grad=tri_or([t.requires_grad for t in tensors]),
+            leaf=all(t.leaf for t in tensors) and len(tensors) == len(vals),
+            known=all(t.known for t in tensors),
+            lineage=frozenset().union(*(t.lineage for t in tensors)),
+            view_of_leaf=all(t.view_of_leaf for t in tensors) and len(tensors) == len(vals),
+            via_data=all(t.via_data for t in tensors),
+        )
+    if present and all(type(v) is type(present[0]) for v in present) and len(present) == len(vals):
+        return present[0]
+    return Unknown(frozenset().union(*(lineage_of(v) for v in present)) if present else frozenset())

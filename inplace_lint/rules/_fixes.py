@@ -1,0 +1,111 @@
+"""Rewrites shared by several rules. Each returns a FixPlan or None when no honest rewrite exists."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from inplace_lint.analysis.events import Write
+from inplace_lint.analysis.findings import FixPlan
+from inplace_lint.analysis.model import INDENT, ModuleAnalysis
+
+_AUG_TO_BIN = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power, cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
+}
+
+
+def applicability(write: Write) -> str:
+    """Rebinding instead of writing is safe only when no other name sees the tensor."""
+    target = write.target
+    if write.aliased or not isinstance(target, cst.Name):
+        return "unsafe"
+    return "safe"
+
+
+def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
+    """`x += y` -> `x = x + y`; `x.add_(y)` -> `x = x.add(y)`; `F.relu(x, inplace=True)` -> `inplace=False`."""
+    node = write.node
+    if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Name, cst.Attribute)):
+        operator = _AUG_TO_BIN.get(type(node.operator))
+        if operator is None:
+            return None
+        value = node.value
+        if isinstance(value, (cst.BinaryOperation, cst.BooleanOperation, cst.IfExp, cst.Lambda)):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        new = cst.Assign(
+            targets=[cst.AssignTarget(node.target)],
+            value=cst.BinaryOperation(node.target, operator(), value),
+        )
+        code = analysis.code(node.target)
+        return FixPlan(f"Rewrite as `{code} = {code} {analysis.module.code_for_node(operator()).strip()} ...`",
+                       [(node, new)], applicability(write))
+    if write.how == "method" and isinstance(write.stmt, cst.Expr) and write.stmt.value is node:
+        call = node
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+            return None
+        method = call.func.attr.value
+        if not method.endswith("_") or method.endswith("__") or not isinstance(
+            call.func.value, (cst.Name, cst.Attribute)
+        ):
+            return None
+        from inplace_lint.analysis import knowledge as kb
+
+        if kb.method(write.fw, method[:-1]) is None:
+            return None
+        new_call = call.with_changes(func=call.func.with_changes(attr=cst.Name(method[:-1])))
+        new = cst.Assign(targets=[cst.AssignTarget(call.func.value)], value=new_call)
+        target = analysis.code(call.func.value)
+        return FixPlan(f"Rewrite as `{target} = {target}.{method[:-1]}(...)`", [(write.stmt, new)],
+                       applicability(write))
+    if write.how in ("inplace-kw", "module"):
+        return inplace_false(analysis, write)
+    return None
+
+
+def inplace_false(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
+    """Turn `inplace=True` off, at the call or at the module's constructor."""
+    for owner in (write.node, write.constructor_node):
+        if not isinstance(owner, cst.Call):
+            continue
+        for arg in owner.args:
+            if arg.keyword is not None and arg.keyword.value == "inplace":
+                used = not (isinstance(write.stmt, cst.Expr) and write.stmt.value is write.node)
+                return FixPlan("Pass `inplace=False`", [(arg.value, cst.Name("False"))],
+                               "safe" if used else "unsafe")
+        if owner is write.constructor_node and owner.args and owner.args[0].keyword is None:
+            value = owner.args[0].value
+            if isinstance(value, cst.Name) and value.value == "True":
+                return FixPlan("Pass `inplace=False`", [(value, cst.Name("False"))], "safe")
+    return None
+
+
+def clone_before(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
+    """`x[i] = v` -> `x = x.clone()` then the write: the saved tensor keeps its old values."""
+    target = write.target
+    stmt = write.stmt
+    if stmt is None or not isinstance(target, (cst.Name, cst.Attribute)):
+        return None
+    if not isinstance(stmt, (cst.Assign, cst.AugAssign, cst.Expr)):
+        return None
+    name = analysis.module.code_for_node(target)
+    text = f"{name} = {name}.clone()\n{INDENT}{analysis.module.code_for_node(stmt)}"
+    return FixPlan(f"Clone `{name}` before writing to it", [(stmt, text)], "unsafe")
+
+
+def wrap_no_grad(analysis: ModuleAnalysis, write: Write, framework: str) -> FixPlan | None:
+    """Wrap a parameter update or initialisation in `with torch.no_grad():` (or paddle's)."""
+    stmt = write.stmt
+    if stmt is None or not isinstance(stmt, (cst.Expr, cst.AugAssign, cst.Assign)):
+        return None
+    spelled = analysis.local_name(f"{framework}.no_grad")
+    if spelled is None:
+        return None
+    body = analysis.module.code_for_node(stmt)
+    text = f"with {spelled}():\n{INDENT}    {body}"
+    return FixPlan(f"Wrap in `with {spelled}():`", [(stmt, text)], "unsafe")
+
+
+def target_name(write: Write) -> str:
+    return write.target_text or "the tensor"

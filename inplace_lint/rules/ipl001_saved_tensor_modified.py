@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.events import Write
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules import _fixes
+from inplace_lint.rules._messages import VERSION_ERROR
+from inplace_lint.rules.base import Example, Rule
+
+
+def version_checked_saves(write: Write) -> list:
+    """Saves a later backward reaches and that the version counter guards."""
+    return [s for s in write.confirmed_saves() if s.what != "ctx attribute"]
+
+
+def is_leaf_error(write: Write) -> bool:
+    """The write raises at once (leaf / view of leaf), before any version check matters."""
+    return write.effective_grad and (write.tensor.leaf or write.tensor.view_of_leaf)
+
+
+def is_parameter_update(write: Write) -> bool:
+    return write.how == "optimizer" or (write.tensor.parameter and all(
+        s.what.startswith(("parameter", "parameters")) for s in version_checked_saves(write)))
+
+
+class SavedTensorModified(Rule):
+    """## What it does
+    Finds an in-place write (`x += y`, `x.add_(y)`, `x[i] = v`, `F.relu(x, inplace=True)`,
+    `nn.ReLU(inplace=True)`, `out=x`) to a tensor that an earlier op saved for its backward, when a
+    later `backward()` (or the caller, for a `forward`) runs through that op.
+
+    ## Why is this bad?
+    Autograd checks every saved tensor's version counter when backward reaches the op that saved it.
+    The write bumped the counter, so backward raises:
+
+        RuntimeError: one of the variables needed for gradient computation has been modified by an
+        inplace operation: [torch.FloatTensor [4, 8]], which is output 0 of SigmoidBackward0, is at
+        version 1; expected version 0 instead.
+
+    The message names neither the line of the write nor the op that saved the tensor. Which op
+    saves what comes from PyTorch's `derivatives.yaml`: `sigmoid`, `tanh`, `exp`, `relu` and
+    `softmax` save their output; `mul`, `mm`, `Linear` and `conv` save their inputs (`mul` only when
+    the other operand requires grad); `add`, `cat` and `view` save nothing.
+
+    ## Example
+    ```python
+    h = torch.sigmoid(x @ w)
+    h += 1
+    h.sum().backward()
+    ```
+
+    ## Use instead
+    ```python
+    h = torch.sigmoid(x @ w)
+    h = h + 1
+    h.sum().backward()
+    ```
+
+    ## Fix safety
+    Rebinding (`h = h + 1`, `h = h.add(1)`, `inplace=False`) is safe when no other name refers to
+    the tensor; otherwise those names would stop seeing the update, so the fix is unsafe. Cloning
+    before a slice write is always offered as unsafe.
+    """
+
+    code = "IPL001"
+    name = "saved-tensor-modified"
+    severity = Severity.ERROR
+    summary = "In-place write to a tensor that an earlier op saved for backward"
+    fix_applicability = "safe"
+    INVALID = (
+        Example(
+            "import torch\n"
+            "w = torch.randn(3, requires_grad=True)\n"
+            "h = torch.sigmoid(w * 2)\n"
+            "h += 1\n"
+            "h.sum().backward()\n",
+            "import torch\n"
+            "w = torch.randn(3, requires_grad=True)\n"
+            "h = torch.sigmoid(w * 2)\n"
+            "h = h + 1\n"
+            "h.sum().backward()\n",
+        ),
+    )
+    VALID = (
+        Example(
+            "import torch\n"
+            "w = torch.randn(3, requires_grad=True)\n"
+            "h = w * 2 + 1\n"
+            "h += 1\n"
+            "h.sum().backward()\n"
+        ),
+    )
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for write in analysis.writes:
+            if write.fw != "torch" or not write.bumps_version:
+                continue
+            saves = version_checked_saves(write)
+            if not saves or is_leaf_error(write) or is_parameter_update(write):
+                continue
+            yield saved_tensor_finding(self.code, analysis, write, saves)
+
+
+def saved_tensor_finding(code: str, analysis: ModuleAnalysis, write: Write, saves: list) -> Finding:
+    save = saves[0]
+    target = _fixes.target_name(write)
+    op = write.op_text or f"`{analysis.code(write.node)}`"
+    message = (
+        f"`{target}` was saved by `{save.op}` on line {line_of(0)} (as its {save.what}); "
+        f"{op} changes it in place before backward: {VERSION_ERROR}"
+    )
+    related = [(f"`{s.op}` saved `{target}` ({s.what}) here", s.node) for s in saves]
+    if write.how == "helper" and write.callee_node is not None:
+        message = (
+            f"{op} writes `{target}` in place, but `{save.op}` on line {line_of(0)} saved it "
+            f"({save.what}) for backward: {VERSION_ERROR}"
+        )
+    fix = _fixes.out_of_place(analysis, write)
+    if fix is None and write.how in ("setitem", "aug-setitem"):
+        fix = _fixes.clone_before(analysis, write)
+    return Finding(code, write.node, message, related, fix, framework=write.fw)

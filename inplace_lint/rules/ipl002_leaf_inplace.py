@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.events import Write
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules import _fixes
+from inplace_lint.rules._messages import LEAF_ERROR, VIEW_OF_LEAF_ERROR
+from inplace_lint.rules.base import Example, Rule
+
+
+def leaf_write_kind(write: Write) -> str | None:
+    """"leaf" / "view" when the write raises torch's leaf check, else None."""
+    if write.fw != "torch" or not write.bumps_version or not write.effective_grad:
+        return None
+    if write.how in ("optimizer", "helper"):
+        return None
+    tensor = write.tensor
+    if tensor.leaf and (tensor.view is None or write.full_slice):
+        return "leaf"
+    if tensor.view_of_leaf:
+        return "leaf" if write.full_slice else "view"
+    return None
+
+
+def leaf_finding(code: str, analysis: ModuleAnalysis, write: Write, kind: str) -> Finding:
+    target = _fixes.target_name(write)
+    producer = write.tensor.producer or "a leaf tensor"
+    error = LEAF_ERROR if kind == "leaf" else VIEW_OF_LEAF_ERROR
+    what = "is a leaf that requires grad" if kind == "leaf" else "is a view of a leaf that requires grad"
+    related = []
+    origin = ""
+    if write.tensor.producer_node is not None:
+        related.append((f"{producer} creates the leaf here", write.tensor.producer_node))
+        origin = f" (created by {producer} on line {line_of(0)})"
+    message = (
+        f"`{target}` {what}{origin}; {write.op_text or 'the write'} changes it in place while grad "
+        f"mode is on: {error} Wrap updates and initialisation in `with torch.no_grad():`"
+    )
+    fix = _fixes.wrap_no_grad(analysis, write, "torch")
+    return Finding(code, write.node, message, related, fix, framework="torch")
+
+
+class LeafInplace(Rule):
+    """## What it does
+    Finds an in-place write to a leaf tensor that requires grad (`torch.randn(...,
+    requires_grad=True)`, `nn.Parameter`, a module's `weight`/`bias`, the `p` of
+    `for p in model.parameters()`) while grad mode is on.
+
+    ## Why is this bad?
+    PyTorch refuses at once, at the line of the write:
+
+        RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
+
+    ## Example
+    ```python
+    for p in model.parameters():
+        p.add_(-lr * p.grad)
+    ```
+
+    ## Use instead
+    ```python
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(-lr * p.grad)
+    ```
+
+    ## Fix safety
+    Wrapping the statement in `with torch.no_grad():` is right for updates and initialisation but
+    would hide a write that was meant to be differentiated, so it is unsafe.
+    """
+
+    code = "IPL002"
+    name = "leaf-inplace"
+    severity = Severity.ERROR
+    summary = "In-place write to a leaf tensor that requires grad"
+    fix_applicability = "unsafe"
+    INVALID = (
+        Example(
+            "import torch\n"
+            "w = torch.zeros(3, requires_grad=True)\n"
+            "w.add_(1)\n",
+        ),
+    )
+    VALID = (
+        Example(
+            "import torch\n"
+            "w = torch.zeros(3, requires_grad=True)\n"
+            "with torch.no_grad():\n"
+            "    w.add_(1)\n"
+        ),
+    )
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for write in analysis.writes:
+            if leaf_write_kind(write) == "leaf":
+                yield leaf_finding(self.code, analysis, write, "leaf")

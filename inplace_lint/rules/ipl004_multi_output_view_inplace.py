@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules import _fixes
+from inplace_lint.rules._messages import MULTI_VIEW_ERROR
+from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules.ipl002_leaf_inplace import leaf_write_kind
+
+
+class MultiOutputViewInplace(Rule):
+    """## What it does
+    Finds an in-place write to one of the outputs of `split`, `chunk`, `unbind` or
+    `tensor_split` of a tensor that requires grad, while grad mode is on.
+
+    ## Why is this bad?
+    These functions return several views of one tensor; autograd cannot rebase one of them, so the
+    write raises at once:
+
+        RuntimeError: Output 0 of SplitBackward0 is a view and is being modified inplace. This view
+        is the output of a function that returns multiple views. Such functions do not allow the
+        output views to be modified inplace.
+
+    ## Example
+    ```python
+    q, k, v = qkv.chunk(3, dim=-1)
+    q *= scale
+    ```
+
+    ## Use instead
+    ```python
+    q, k, v = qkv.chunk(3, dim=-1)
+    q = q * scale
+    ```
+
+    ## Fix safety
+    Rebinding is safe when no other name refers to the view.
+    """
+
+    code = "IPL004"
+    name = "multi-output-view-inplace"
+    severity = Severity.ERROR
+    summary = "In-place write to an output of split/chunk/unbind"
+    fix_applicability = "safe"
+    INVALID = (
+        Example(
+            "import torch\n"
+            "qkv = torch.randn(2, 6, requires_grad=True) * 1\n"
+            "q, k, v = qkv.chunk(3, dim=-1)\n"
+            "q *= 0.5\n",
+            "import torch\n"
+            "qkv = torch.randn(2, 6, requires_grad=True) * 1\n"
+            "q, k, v = qkv.chunk(3, dim=-1)\n"
+            "q = q * 0.5\n",
+        ),
+    )
+    VALID = (
+        Example(
+            "import torch\n"
+            "qkv = torch.randn(2, 6)\n"
+            "q, k, v = qkv.chunk(3, dim=-1)\n"
+            "q *= 0.5\n"
+        ),
+    )
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for write in analysis.writes:
+            tensor = write.tensor
+            if write.fw != "torch" or tensor.view != "multi" or not write.bumps_version:
+                continue
+            if tensor.multi_base_requires_grad is not True or not write.effective_grad:
+                continue
+            if leaf_write_kind(write) is not None:
+                continue  # the leaf check fires first
+            target = _fixes.target_name(write)
+            related = []
+            origin = ""
+            if tensor.producer_node is not None:
+                related.append((f"{tensor.producer} returns several views here", tensor.producer_node))
+                origin = f" (from {tensor.producer} on line {line_of(0)})"
+            message = (
+                f"`{target}` is one of several views returned by one call{origin}; "
+                f"{write.op_text or 'the write'} modifies it in place: {MULTI_VIEW_ERROR}"
+            )
+            yield Finding(self.code, write.node, message, related, _fixes.out_of_place(analysis, write))

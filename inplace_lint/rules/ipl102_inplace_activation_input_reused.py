@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules.base import Example, Rule
+
+
+class InplaceActivationInputReused(Rule):
+    """## What it does
+    Finds `y = act(x)` with an in-place activation (`nn.ReLU(inplace=True)`, `F.relu(x,
+    inplace=True)`) whose result goes to another name, followed by a read of `x` as if it still
+    held the pre-activation values.
+
+    ## Why is this bad?
+    The activation overwrote `x`; the later read sees the activated values. Nothing raises, the
+    model silently computes something else (a residual of `relu(x)` instead of `x`).
+
+    ## Example
+    ```python
+    y = self.relu(x)      # self.relu = nn.ReLU(inplace=True)
+    return y + x          # x is relu(x) now
+    ```
+
+    ## Use instead
+    `inplace=False`, or keep a copy: `y = self.relu(x.clone())`.
+    """
+
+    code = "IPL102"
+    name = "inplace-activation-input-reused"
+    severity = Severity.WARNING
+    summary = "Input of an in-place activation read again as if unchanged"
+    INVALID = (
+        Example(
+            "import torch\n"
+            "import torch.nn.functional as F\n"
+            "def block(x):\n"
+            "    y = F.relu(x, inplace=True)\n"
+            "    return y + x\n"
+        ),
+    )
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for reuse in analysis.reuses:
+            message = (
+                f"`{reuse.name}` was overwritten in place by {reuse.activation_text} on line {line_of(0)}, "
+                f"whose result went to another name; this read sees the activated values, not the "
+                f"original `{reuse.name}`"
+            )
+            yield Finding(self.code, reuse.node, message,
+                          [("the in-place activation is here", reuse.activation_node)])

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules.base import Example, Rule
+
+
+class PaddleLeafViewWrite(Rule):
+    """## What it does
+    Finds an in-place method call on a view of a trainable Paddle leaf (`w[0].scale_(2)`), with
+    grad on.
+
+    ## Why is this bad?
+    Paddle has no view-of-leaf check: the write goes straight into the parameter's memory with
+    no error and outside autograd's knowledge.
+
+    ## Use instead
+    `with paddle.no_grad(): ...` for a deliberate update, or compute out of place.
+    """
+
+    code = "IPL105"
+    name = "paddle-leaf-view-write"
+    severity = Severity.WARNING
+    framework = "paddle"
+    summary = "In-place write through a view of a trainable Paddle leaf"
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for write in analysis.writes:
+            if write.fw != "paddle" or not write.effective_grad or write.how in ("setitem", "aug-setitem"):
+                continue
+            if not write.tensor.view_of_leaf or write.tensor.leaf:
+                continue
+            message = (
+                f"{write.op_text} writes in place through a view of the trainable leaf "
+                f"`{write.target_text}`: Paddle raises nothing and the parameter changes outside autograd"
+            )
+            yield Finding(self.code, write.node, message, framework="paddle")

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules.base import Example, Rule
+
+
+class FunctionMissingMarkDirty(Rule):
+    """## What it does
+    Finds a custom `torch.autograd.Function` whose `forward` writes one of its inputs in place
+    without declaring it with `ctx.mark_dirty(...)`.
+
+    ## Why is this bad?
+    Autograd does not know the input changed; the graph and anything that saved the input keep
+    using it as if unchanged, and gradients come out wrong.
+
+    ## Use instead
+    Call `ctx.mark_dirty(x)` and return `x`, or compute out of place.
+    """
+
+    code = "IPL106"
+    name = "function-missing-mark-dirty"
+    severity = Severity.WARNING
+    summary = "Custom autograd.Function writes its input without ctx.mark_dirty"
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for issue in analysis.function_issues:
+            if issue.kind == "missing-mark-dirty":
+                yield Finding(self.code, issue.node, issue.message, issue.related)

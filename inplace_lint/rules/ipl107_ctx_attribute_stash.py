@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules.base import Example, Rule
+
+
+class CtxAttributeStash(Rule):
+    """## What it does
+    Finds an in-place write to a tensor that a custom `autograd.Function` kept as a `ctx`
+    attribute (`ctx.x = x`) instead of `ctx.save_for_backward(x)`, before the backward.
+
+    ## Why is this bad?
+    Tensors stashed on `ctx` escape the version check: backward reads the modified values and
+    silently computes wrong gradients. `save_for_backward` would have raised instead.
+
+    ## Use instead
+    `ctx.save_for_backward(x)` in `forward`, `ctx.saved_tensors` in `backward`; and write a copy.
+    """
+
+    code = "IPL107"
+    name = "ctx-attribute-stash"
+    severity = Severity.WARNING
+    summary = "In-place write to a tensor an autograd.Function stashed on ctx"
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for write in analysis.writes:
+            saves = [s for s in write.confirmed_saves(certain_only=False) if s.what == "ctx attribute"]
+            if write.fw != "torch" or not saves:
+                continue
+            message = (
+                f"`{saves[0].op}` on line {line_of(0)} kept `{write.target_text}` as a ctx attribute "
+                f"(not `save_for_backward`); {write.op_text} changes it before backward: no error, "
+                "silently wrong gradients"
+            )
+            yield Finding(self.code, write.node, message,
+                          [(f"`{s.op}` kept it on ctx here", s.node) for s in saves])
