@@ -23,7 +23,7 @@ import tokenize
 from dataclasses import dataclass
 
 # Larger files are reported (IPL904) rather than read: a linter must not stall on generated code.
-DEFAULT_MAX_BYTES = 5_000_000
+DEFAULT_MAX_BYTES = 1_000_000
 
 NEWLINES = ("\n", "\r\n", "\r")
 _LONE_NEWLINE = {
