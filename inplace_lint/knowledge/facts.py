@@ -34,6 +34,9 @@ class OpFacts:
     inplace_saves_clone: bool = False  # the in-place variant saved a clone of its input first
     view_of: str | None = None  # result is a view of this parameter
     multi_view_of: str | None = None  # result is a sequence of views of this parameter
+    # result is no autograd view but shares this parameter's storage and version counter (detach):
+    # a write through it bumps the version seen by the parameter's saves, but is no view-of-leaf write
+    version_alias_of: str | None = None
     out_param: str | None = None  # name of the out= keyword when the op accepts one
     differentiable: bool = True  # False: result never requires grad (argmax, comparisons, ...)
     returns_tensor: bool = True
