@@ -150,10 +150,13 @@ class InplaceRecorder:
         class Mode(TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
-                result = func(*args, **kwargs)
                 name = getattr(func, "__name__", "")
-                if _is_inplace(name, kwargs):
-                    recorder._record(name, args, kwargs)
+                if not _is_inplace(name, kwargs):
+                    return func(*args, **kwargs)
+                written = _written(name, args, kwargs)
+                before = [t._version for t in written]
+                result = func(*args, **kwargs)
+                recorder._record(name, written, before)
                 return result
 
         original_init = torch.nn.Module.__init__
@@ -171,7 +174,7 @@ class InplaceRecorder:
         finally:
             torch.nn.Module.__init__ = original_init
 
-    def _record(self, name: str, args: tuple, kwargs: dict) -> None:
+    def _record(self, name: str, written: list, before: list[int]) -> None:
         import torch
 
         lines = set()
@@ -188,8 +191,8 @@ class InplaceRecorder:
             return
         lines.add(frame.f_lineno)
         writes = [
-            {"version": t._version, "type": t.type(), "shape": list(t.shape)}
-            for t in _written(name, args, kwargs)
+            {"before": v, "after": t._version, "type": t.type(), "shape": list(t.shape)}
+            for t, v in zip(written, before)
         ]
         self.ops.append({"lines": sorted(lines), "op": name, "writes": writes})
 
@@ -247,27 +250,30 @@ def _judge_error(fx: Fixture, exc: dict | None, ops: list[dict]) -> list[str]:
         match = VERSION_IN_MESSAGE.search(exc["message"])
         if match is None:
             return [f"no `is at version N` in: {exc['message'][:300]}"]
-        version = int(match.group(1))
+        now, saved = int(match.group(1)), int(match.group(2))
         kind = SAVED_TYPE_IN_MESSAGE.search(exc["message"])
 
-        def produced(op: dict) -> bool:
+        def broke(op: dict) -> bool:
+            """The op took a tensor of the saved type past the version it was saved at."""
             return any(
-                w["version"] == version and (kind is None or w["type"] == kind.group(1))
+                w["before"] <= saved < w["after"] <= now
+                and (kind is None or w["type"] == kind.group(1))
                 for w in op["writes"]
             )
 
-        if not any(produced(op) for op in ops if fx.fault_line in op["lines"]):
+        if not any(broke(op) for op in ops if fx.fault_line in op["lines"]):
             at_fault = [
-                (op["op"], [(w["type"], w["version"]) for w in op["writes"]])
+                (op["op"], [(w["type"], w["before"], w["after"]) for w in op["writes"]])
                 for op in ops
                 if fx.fault_line in op["lines"]
             ]
-            producers = sorted({ln for op in ops if produced(op) for ln in op["lines"]})
+            culprits = sorted({ln for op in ops if broke(op) for ln in op["lines"]})
             problems.append(
-                f"message says `{kind.group(1) if kind else 'tensor'} ... is at version "
-                f"{version}`, but the in-place ops recorded on the `# fault` line "
-                f"{fx.fault_line} left {at_fault or 'nothing'}; lines that produced that "
-                f"version: {producers or 'none'}"
+                f"message says `{kind.group(1) if kind else 'tensor'} ... is at version {now}; "
+                f"expected version {saved}`, but no in-place op recorded on the `# fault` line "
+                f"{fx.fault_line} moved such a tensor past version {saved} (ops there, with "
+                f"versions before/after: {at_fault or 'none'}); lines that did: "
+                f"{culprits or 'none'}"
             )
     return problems
 

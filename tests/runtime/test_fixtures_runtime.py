@@ -45,6 +45,11 @@ SELF_TESTS = {
     "version-counter on the right line": (
         "error version-counter", VERSION_BODY.format(m1="", m2="  # fault; expect: IPL001"), True
     ),
+    "version-counter on a later, second write": (
+        "error version-counter",
+        VERSION_BODY.format(m1="", m2="\n    y.mul_(2)  # fault; expect: IPL001"),
+        False,
+    ),
     "version-counter on a line without an in-place op": (
         "error version-counter", VERSION_BODY.format(m1="  # fault; expect: IPL001", m2=""), False
     ),
