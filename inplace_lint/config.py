@@ -57,9 +57,9 @@ DEFAULT_EXCLUDE = (
     "venv",
 )
 
-# Options that reach the pipeline rather than one rule; rules add theirs with an ``OPTIONS``
-# class attribute (option name -> default value, whose type is the accepted type).
-PIPELINE_OPTIONS: dict[str, Any] = {"max-file-bytes": 5_000_000}
+# Options that reach the pipeline rather than one rule (name -> accepted type; 0 turns a budget
+# off). Rules add theirs with an ``OPTIONS`` class attribute (name -> default value or type).
+PIPELINE_OPTIONS: dict[str, Any] = {"max-file-bytes": int, "max-file-lines": int}
 
 _LIST_KEYS = (
     "select",
@@ -283,8 +283,8 @@ def _per_file_ignores(
 
 
 def _option_value(key: str, value: Any, path: Path | str | None) -> Any:
-    default = known_options()[key]
-    expected = type(default)
+    declared = known_options()[key]
+    expected = declared if isinstance(declared, type) else type(declared)
     ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         ok = True
@@ -440,7 +440,7 @@ class SettingsResolver:
             framework=o.framework or config.framework,
             unfixable=_codes(config.unfixable + o.unfixable),
             extend_safe_fixes=_codes(config.extend_safe_fixes + o.extend_safe_fixes),
-            options={**PIPELINE_OPTIONS, **dict(config.options)},
+            options=dict(config.options),
         )
 
 
