@@ -63,7 +63,7 @@ def fix_text(
     must_parse_with_ast = _parses_with_ast(text)
     diagnostics = lint_source(text, filename, settings)
     for _ in range(max_iterations):
-        chosen = choose_fixes(diagnostics, unsafe)
+        chosen = choose_fixes(_positions_trusted(outcome.text, diagnostics), unsafe)
         if not chosen:
             break
         try:
@@ -102,6 +102,22 @@ def choose_fixes(diagnostics: Iterable[Diagnostic], unsafe: bool) -> list[Diagno
         chosen.append(diag)
         taken.extend(ranges)
     return chosen
+
+
+def _positions_trusted(text: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Drop fixes that touch a row whose indentation holds a form feed: libcst's positions on such
+    a row are one column off (``\fdef f(): ...`` puts ``f`` at column 5), so an edit there could
+    land on the wrong characters."""
+    if "\f" not in text:
+        return diagnostics
+    rows = _LINE_END.split(text)
+    suspect = {i + 1 for i, row in enumerate(rows) if "\f" in row[: len(row) - len(row.lstrip())]}
+    return [
+        d
+        for d in diagnostics
+        if d.fix is None
+        or not any(r in suspect for e in d.fix.edits for r in (e.span.start.row, e.span.end.row))
+    ]
 
 
 def _fix(diag: Diagnostic) -> Fix:

@@ -53,6 +53,7 @@ from inplace_lint.analysis.values import (
 
 MAX_LOOP_PASSES = 2
 MODULE_KEY = "<module>"
+MAX_SPECIALIZATIONS = 200
 
 
 @dataclass
@@ -89,14 +90,32 @@ class ModuleDataflow:
         self.results: dict[str, FunctionResult] = {}
         self._in_progress: set[str] = set()
         self.class_attributes: dict[str, dict[str, Value]] = {}
-        self.module_adjacency: list[SequentialAdjacency] = []
+        self.specializations: dict[tuple, FunctionResult] = {}
 
     def run(self) -> list[FunctionResult]:
         for key in self.index.functions:
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
-        return list(self.results.values())
+        return list(self.results.values()) + list(self.specializations.values())
+
+    def specialized(self, key: str, entry: tuple) -> FunctionResult | None:
+        """The function analysed again with what a caller knows about its arguments."""
+        memo = (key, entry)
+        if memo in self.specializations:
+            return self.specializations[memo]
+        if memo in self._in_progress or len(self.specializations) > MAX_SPECIALIZATIONS:
+            return None
+        info = self.index.functions.get(key)
+        if info is None:
+            return None
+        self._in_progress.add(memo)
+        try:
+            result = FunctionInterpreter(self, info, entry).run()
+        finally:
+            self._in_progress.discard(memo)
+        self.specializations[memo] = result
+        return result
 
     def result(self, key: str) -> FunctionResult | None:
         if key in self.results:
@@ -137,7 +156,8 @@ class ModuleDataflow:
     def _apply_caller_guards(self) -> None:
         """A function whose every call site in this module runs without grad is guarded."""
         sites: dict[str, list[tuple[str, bool, bool]]] = {}
-        for caller, result in self.results.items():
+        every = list(self.results.items()) + [(k[0], r) for k, r in self.specializations.items()]
+        for caller, result in every:
             for callee, grad, explicit in result.call_sites:
                 sites.setdefault(callee, []).append((caller, grad, explicit))
         guarded: set[str] = set()
@@ -151,9 +171,8 @@ class ModuleDataflow:
                     if all(grad is False or caller in guarded for caller, grad, _ in calls):
                         guarded.add(callee)
                         changed = True
-        for key in guarded:
-            result = self.results.get(key)
-            if result is None:
+        for key, result in every:
+            if key not in guarded:
                 continue
             for event in result.writes:
                 event.guarded_by_caller = True
@@ -166,7 +185,8 @@ class ModuleDataflow:
 
 
 class FunctionInterpreter:
-    def __init__(self, flow: ModuleDataflow, info: FunctionInfo) -> None:
+    def __init__(self, flow: ModuleDataflow, info: FunctionInfo, entry: tuple = ()) -> None:
+        self.entry = entry  # per positional parameter: what the caller passes (see _entry_value)
         self.flow = flow
         self.info = info
         self.index = flow.index
@@ -255,7 +275,13 @@ class FunctionInterpreter:
                 rg = True
             if self.is_function_forward:
                 rg = False
-            if _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
+            if index - 1 < len(self.entry) and self.entry[index - 1] is not None:
+                passed = self.entry[index - 1]
+                if isinstance(passed, ModuleVal):
+                    state.env[name] = replace(passed, path=name)
+                    continue
+                rg = passed
+            elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
                 continue
             state.env[name] = TensorVal(
@@ -399,6 +425,8 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- assignment
     def bind(self, target: cst.BaseExpression, value: Value, state: State, node: cst.CSTNode) -> None:
         if isinstance(target, cst.Name):
+            if isinstance(value, ModuleVal) and value.path.startswith("<"):
+                value = replace(value, path=target.value)
             state.env[target.value] = value
             self.clobbered.pop(target.value, None)
             self._drop_attribute_paths(target.value, state)
@@ -420,7 +448,7 @@ class FunctionInterpreter:
                 return
             path = dotted_name(target)
             if path is not None:
-                if isinstance(value, ModuleVal) and value.path != path:
+                if isinstance(value, ModuleVal) and value.path.startswith("<"):
                     value = replace(value, path=path)
                 state.env[path] = value
                 self._drop_attribute_paths(path, state)
@@ -577,6 +605,8 @@ class FunctionInterpreter:
         for storage, saves in inner.saves.items():
             for save in saves:
                 state.add_save(storage, save)
+        if isinstance(value, (ModuleVal, TensorVal)):
+            return SeqVal((value,), lineage_of(value))
         return Unknown(lineage_of(value))
 
     def eval_name(self, expr: cst.Name, state: State) -> Value:
@@ -876,6 +906,16 @@ class FunctionInterpreter:
             return ParamsVal(module.path, named=method == "named_parameters", fw=module.fw)
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state)
+        if method in ("register_buffer", "register_parameter") and module.path == "self":
+            positional, _ = self._args(call, state)
+            name = _literal(call.args[0].value) if call.args else None
+            if isinstance(name, str) and len(positional) > 1 and isinstance(positional[1], TensorVal):
+                tensor = positional[1]
+                if method == "register_buffer":
+                    tensor = replace(tensor, requires_grad=False, leaf=False,
+                                     producer=f"the buffer `self.{name}`")
+                state.env[f"self.{name}"] = tensor
+            return UNKNOWN
         if module.local_class and module.path == "self":
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
@@ -896,13 +936,14 @@ class FunctionInterpreter:
             value: Value = positional[0] if positional else UNKNOWN
             for i, child in enumerate(module.children):
                 value = self._apply_module(child, [value], {}, call, state, op_text,
-                                           report_writes=i == 0, path=module.path)
+                                           report_writes=i == 0, owner=module)
             return value
         return self._apply_module(module, positional, keywords, call, state, op_text,
-                                  report_writes=True, path=module.path)
+                                  report_writes=True, owner=module)
 
     def _apply_module(self, module: ModuleVal, positional, keywords, call, state, op_text,
-                      report_writes: bool, path: str) -> Value:
+                      report_writes: bool, owner: ModuleVal) -> Value:
+        """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
         if facts is not None and not getattr(facts, "container", False):
             result = self.apply_op(facts.call, positional, keywords, call, state, op_text=op_text,
@@ -912,10 +953,10 @@ class FunctionInterpreter:
                 op_id = _last_op_id(result)
                 if op_id is not None:
                     for what in facts.saved_attributes or ():
-                        state.add_save(module.params_storage_key,
+                        state.add_save(owner.params_storage_key,
                                        Save(op_text.strip("`"), call, op_id, f"parameter `{what}`"))
                     for buffer in facts.inplace_buffers or ():
-                        state.add_save(f"buffer:{module.path}.{buffer}",
+                        state.add_save(f"buffer:{owner.path}.{buffer}",
                                        Save(op_text.strip("`"), call, op_id, f"buffer `{buffer}`"))
                 if isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
@@ -924,6 +965,8 @@ class FunctionInterpreter:
         args = positional + list(keywords.values())
         summary = None
         if module.local_class:
+            self.result.call_sites.append((f"{module.local_class}.forward", state.grad_enabled,
+                                           self.grad_explicit))
             forward = self.flow.result(f"{module.local_class}.forward")
             summary = forward.summary if forward is not None else None
             if summary is not None:
@@ -935,7 +978,7 @@ class FunctionInterpreter:
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
-                state.add_save(module.params_storage_key,
+                state.add_save(owner.params_storage_key,
                                Save(op_text.strip("`"), call, op_id, "parameters", certain=True))
         return result
 
@@ -943,6 +986,11 @@ class FunctionInterpreter:
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         callee = self.flow.result(key)
+        entry = _entry_signature(positional)
+        if any(e is not None for e in entry):
+            specialized = self.flow.specialized(key, entry)
+            if specialized is not None:
+                callee = specialized
         op_text = f"`{_short(self, call.func)}`"
         if callee is not None:
             self._apply_param_writes(callee.summary, positional, call, state, op_text)
@@ -1132,7 +1180,7 @@ class FunctionInterpreter:
         fw = qual.split(".")[0]
         children: tuple[ModuleVal, ...] = ()
         if facts is not None and getattr(facts, "container", False):
-            children = tuple(v for v in positional if isinstance(v, ModuleVal))
+            children = tuple(v for v in _flatten(SeqVal(tuple(positional))) if isinstance(v, ModuleVal))
             self._check_adjacency(call, positional)
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
@@ -1292,6 +1340,21 @@ class FunctionInterpreter:
 
 # --------------------------------------------------------------------------------------------
 # small helpers
+
+
+def _entry_signature(positional: list[Value]) -> tuple:
+    """What a call tells its callee: tensors that surely require grad, and local modules."""
+    entry: list[object] = []
+    for value in positional:
+        if isinstance(value, TensorVal) and value.requires_grad is True:
+            entry.append(True)
+        elif isinstance(value, ModuleVal) and value.local_class:
+            entry.append(replace(value, node=None))
+        else:
+            entry.append(None)
+    while entry and entry[-1] is None:
+        entry.pop()
+    return tuple(entry)
 
 
 def _unique_by_node(items: list) -> list:

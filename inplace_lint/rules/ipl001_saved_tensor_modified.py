@@ -3,7 +3,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from inplace_lint.analysis.events import Write
-from inplace_lint.analysis.findings import Finding
+import libcst as cst
+
+from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
@@ -96,12 +98,29 @@ class SavedTensorModified(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            if write.fw != "torch" or not write.bumps_version:
+            if write.fw != "torch" or not write.bumps_version or runs_without_grad(write):
                 continue
             saves = version_checked_saves(write)
             if not saves or is_leaf_error(write) or is_parameter_update(write):
                 continue
             yield saved_tensor_finding(self.code, analysis, write, saves)
+        for adjacent in analysis.adjacency:
+            if adjacent.fw != "torch":
+                continue
+            message = (
+                f"`{adjacent.child_text}` overwrites the output of `{adjacent.previous_text}` (line "
+                f"{line_of(0)}), which that module saved for backward: {VERSION_ERROR}"
+            )
+            fix = None
+            if adjacent.keyword_node is not None:
+                fix = FixPlan("Pass `inplace=False`", [(adjacent.keyword_node.value, cst.Name("False"))])
+            yield Finding(self.code, adjacent.node, message,
+                          [(f"`{adjacent.previous_text}` saves its output", adjacent.previous_node)], fix)
+
+
+def runs_without_grad(write: Write) -> bool:
+    """Every caller runs this function without grad, so its ops saved nothing."""
+    return write.guarded_by_caller and not write.grad_explicit
 
 
 def saved_tensor_finding(code: str, analysis: ModuleAnalysis, write: Write, saves: list) -> Finding:

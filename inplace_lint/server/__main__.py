@@ -1,0 +1,3 @@
+from inplace_lint.server import main
+
+main()
