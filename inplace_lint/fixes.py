@@ -11,12 +11,13 @@ import ast
 import re
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position
 from inplace_lint.settings import Settings
+from inplace_lint.sources import dominant_newline
 
 _LINE_END = re.compile(r"\r\n|\r|\n")  # what the Python tokenizer (and libcst) count as a row
 
@@ -66,8 +67,10 @@ def fix_text(
         chosen = choose_fixes(_positions_trusted(outcome.text, diagnostics), unsafe)
         if not chosen:
             break
+        newline = dominant_newline(outcome.text)
+        edits = [_with_newline(e, newline) for d in chosen for e in _fix(d).edits]
         try:
-            new_text = apply_edits(outcome.text, [e for d in chosen for e in _fix(d).edits])
+            new_text = apply_edits(outcome.text, edits)
         except ValueError as error:
             outcome.error = f"a fix has an invalid position ({error}); fixes stopped there"
             break
@@ -118,6 +121,14 @@ def _positions_trusted(text: str, diagnostics: list[Diagnostic]) -> list[Diagnos
         if d.fix is None
         or not any(r in suspect for e in d.fix.edits for r in (e.span.start.row, e.span.end.row))
     ]
+
+
+def _with_newline(edit: Edit, newline: str) -> Edit:
+    """Fix content is written with ``\n``; a CRLF (or CR) file gets its own line ending. Python
+    reads every ending as ``\n``, inside string literals too, so this changes no meaning."""
+    if newline == "\n" or not _LINE_END.search(edit.content):
+        return edit
+    return replace(edit, content=_LINE_END.sub(newline, edit.content))
 
 
 def _fix(diag: Diagnostic) -> Fix:

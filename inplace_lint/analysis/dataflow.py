@@ -60,7 +60,9 @@ MAX_SPECIALIZATIONS = 200
 class FunctionSummary:
     """What callers in the same module need to know about a function."""
 
-    param_writes: dict[int, str] = field(default_factory=dict)  # param index -> how it is written
+    param_writes: dict[int, Write] = field(default_factory=dict)  # param index -> its first write
+    self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
+    returned_module: ModuleVal | None = None
     ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
@@ -204,6 +206,7 @@ class FunctionInterpreter:
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
+        self.violated: set[object] = set()  # storages already written after a save
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -416,6 +419,8 @@ class FunctionInterpreter:
                     state.env.pop(name, None)
 
     def _record_return(self, value: Value, state: State) -> None:
+        if isinstance(value, ModuleVal) and not value.local_class:
+            self.result.summary.returned_module = replace(value, path="<returned>")
         if isinstance(value, TensorVal):
             saves = state.saves.get(value.storage, ())
             if any(s.certain and s.what == "output" for s in saves):
@@ -613,7 +618,7 @@ class FunctionInterpreter:
         name = expr.value
         if name in self.clobbered:
             node, text = self.clobbered.pop(name)
-            self.result.reuses.append(Reuse(expr, name, node, text, self.info.key))
+            self.result.reuses.append(Reuse(node, name, expr, text, self.info.key))
         value = state.env.get(name)
         if value is not None:
             return value
@@ -794,8 +799,12 @@ class FunctionInterpreter:
                 return self._opaque_result(positional + list(keywords.values()), call, state,
                                            f"`{_short(self, call.func)}`", known=False)
             return UNKNOWN
+        target_expr = None
+        if facts.inplace_param:
+            target_expr = _arg_expr(call, facts.params, facts.inplace_param)
         return self.apply_op(facts, positional, keywords, call, state,
-                             op_text=f"`{_short(self, call.func)}`", how="inplace-kw")
+                             op_text=f"`{_short(self, call.func)}`", how="inplace-kw",
+                             target_expr=target_expr)
 
     def call_method(self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State) -> Value:
         if isinstance(receiver, TensorVal):
@@ -926,7 +935,7 @@ class FunctionInterpreter:
         if module.local_class:
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
-                return self.call_local_function(key, call, state)
+                return self.call_local_function(key, call, state, module=module)
         return self.call_opaque(call, state, _code(self, call.func))
 
     def call_module(self, module: ModuleVal, call: cst.Call, state: State) -> Value:
@@ -970,7 +979,7 @@ class FunctionInterpreter:
             forward = self.flow.result(f"{module.local_class}.forward")
             summary = forward.summary if forward is not None else None
             if summary is not None:
-                self._apply_param_writes(summary, positional, call, state, op_text)
+                self._apply_param_writes(summary, positional, call, state, op_text, module)
         result = self._opaque_result(args, call, state, op_text,
                                      known=bool(summary and summary.returns_known),
                                      requires_grad=True if module.has_parameters else None,
@@ -982,7 +991,8 @@ class FunctionInterpreter:
                                Save(op_text.strip("`"), call, op_id, "parameters", certain=True))
         return result
 
-    def call_local_function(self, key: str, call: cst.Call, state: State) -> Value:
+    def call_local_function(self, key: str, call: cst.Call, state: State,
+                            module: ModuleVal | None = None) -> Value:
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         callee = self.flow.result(key)
@@ -993,18 +1003,37 @@ class FunctionInterpreter:
                 callee = specialized
         op_text = f"`{_short(self, call.func)}`"
         if callee is not None:
-            self._apply_param_writes(callee.summary, positional, call, state, op_text)
+            self._apply_param_writes(callee.summary, positional, call, state, op_text, module)
+            if callee.summary.returned_module is not None:
+                return callee.summary.returned_module
         known = bool(callee and callee.summary.returns_known)
         return self._opaque_result(positional + list(keywords.values()), call, state, op_text,
                                    known=known,
                                    saves_output=bool(callee and callee.summary.returns_saved_output))
 
-    def _apply_param_writes(self, summary: FunctionSummary, positional, call, state, op_text) -> None:
-        for index, how in summary.param_writes.items():
+    def _apply_param_writes(self, summary: FunctionSummary, positional, call, state, op_text,
+                            module: ModuleVal | None = None) -> None:
+        """Replay a callee's writes to its arguments (or its module's parameters) in this caller."""
+        for index, inner in summary.param_writes.items():
             if index < len(positional) and isinstance(positional[index], TensorVal):
-                arg_expr = call.args[index].value if index < len(call.args) else None
-                self.record_write(state, positional[index], "helper", call, arg_expr,
-                                  op_text=op_text, callee=call)
+                self._replay(inner, positional[index], call, state)
+        if module is not None and module.path != "self":
+            for inner in summary.self_param_writes:
+                tensor = TensorVal(fw=inner.fw, storage=module.params_storage_key, requires_grad=True,
+                                   leaf=True, parameter=True, param_of=module.path,
+                                   via_data=inner.tensor.via_data or not inner.bumps_version,
+                                   producer=inner.tensor.producer,
+                                   producer_node=inner.tensor.producer_node)
+                self._replay(inner, tensor, call, state)
+
+    def _replay(self, inner: Write, tensor: TensorVal, call, state: State) -> None:
+        if inner.tensor.via_data and not tensor.via_data:
+            tensor = replace(tensor, via_data=True)
+        grad = state.grad_enabled and inner.grad_enabled
+        self.record_write(state, tensor, inner.how, inner.node, inner.target, bumps=inner.bumps_version,
+                          op_text=inner.op_text, callee=call, stmt=inner.stmt,
+                          grad_override=None if not inner.grad_explicit else grad,
+                          full_slice=inner.full_slice, target_text=inner.target_text)
 
     def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
         positional, keywords = self._args(call, state)
@@ -1251,15 +1280,19 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- writes and backward
     def record_write(self, state: State, tensor: TensorVal, how: str, node, target_expr, *,
                      bumps: bool = True, op_text: str = "", full_slice: bool = False,
-                     callee=None, constructor=None, grad_override: bool | None = None) -> None:
+                     callee=None, constructor=None, grad_override: bool | None = None,
+                     stmt=None, target_text: str | None = None) -> None:
         if tensor.via_data:
             bumps = False
         grad = state.grad_enabled if grad_override is None else grad_override
+        if target_text is None:
+            target_text = _code(self, target_expr) if target_expr is not None else tensor.producer
+        path = dotted_name(target_expr) if target_expr is not None else None
         write = Write(
             node=node,
-            stmt=self.stmt,
+            stmt=stmt if stmt is not None else self.stmt,
             target=target_expr,
-            target_text=_code(self, target_expr) if target_expr is not None else tensor.producer,
+            target_text=target_text,
             how=how,
             op_text=op_text,
             fw=tensor.fw,
@@ -1274,15 +1307,23 @@ class FunctionInterpreter:
             callee_node=callee,
             constructor_node=constructor,
         )
-        path = dotted_name(target_expr) if target_expr is not None else None
         write.aliased = any(
             isinstance(v, TensorVal) and v.storage == tensor.storage and k != path
             for k, v in state.env.items()
         )
         self.result.writes.append(write)
         self.pending.append(write)
-        if tensor.storage in self.param_storages and how != "helper":
-            self.result.summary.param_writes.setdefault(self.param_storages[tensor.storage], how)
+        if write.saves and bumps:
+            self.violated.add(tensor.storage)
+        if not write.saves and how != "helper" and tensor.storage not in self.violated:
+            # Clean inside the callee; each caller replays it against what it saved.
+            if tensor.storage in self.param_storages:
+                self.result.summary.param_writes.setdefault(self.param_storages[tensor.storage], write)
+            elif tensor.parameter and path and path.startswith("self."):
+                self.result.summary.self_param_writes.append(write)
+        if bumps and write.saves:
+            # the saved tensor is already invalid; later writes to it are not new bugs
+            state.saves.pop(tensor.storage, None)
 
     def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
         if lineage is not None:
@@ -1433,6 +1474,19 @@ def _literal_keywords(call: cst.Call) -> dict[str, object]:
 
 def _keyword_names(call: cst.Call) -> frozenset[str]:
     return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
+
+
+def _arg_expr(call: cst.Call, params: tuple[str, ...], name: str):
+    """The expression passed for parameter `name` (by keyword or by position)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    if name in params:
+        position = params.index(name)
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if position < len(positional):
+            return positional[position].value
+    return None
 
 
 def _first_arg(call: cst.Call):

@@ -79,9 +79,9 @@ class Rebind:
 class Reuse:
     """A name read after an in-place activation wrote it and its result went to another name."""
 
-    node: cst.CSTNode  # the read
+    node: cst.CSTNode  # the in-place activation call
     name: str
-    activation_node: cst.CSTNode
+    read_node: cst.CSTNode  # the later read of the overwritten input
     activation_text: str
     function: str
 

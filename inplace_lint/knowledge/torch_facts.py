@@ -117,14 +117,20 @@ def _op_facts(
     op: str,
     params: tuple[str, ...],
     bind: Mapping[str, str] | None = None,
+    *,
+    mapped: bool = True,
 ) -> OpFacts | None:
     """Facts of table op ``op`` for a Python callable with positional ``params``.
 
     ``bind`` maps Python parameter names to op parameter names where they differ; ``input`` binds
-    the op's ``self`` when the op has no ``input`` of its own.
+    the op's ``self`` when the op has no ``input`` of its own. An op that only decomposes
+    (CompositeImplicitAutograd) is unknown unless the surface map chose it (``mapped``) or its
+    schema alone tells what matters (a view, a multi-output view, an in-place write).
     """
     entry = _ops().get(op)
     if entry is None:
+        return None
+    if not mapped and entry.get("composite") and not _alias_only(entry):
         return None
     op_params = entry["params"]
     bind = bind or {}
@@ -157,6 +163,10 @@ def _op_facts(
     )
 
 
+def _alias_only(entry: Mapping[str, Any]) -> bool:
+    return any(k in entry for k in ("view", "multi_view", "inplace"))
+
+
 def _condition(cond: list[str], to_py: Mapping[str, str]) -> tuple[str, ...] | None:
     """Rename a save condition; None when no parameter that could trigger it is passable."""
     if not cond:
@@ -182,6 +192,8 @@ def _explicit_facts(name: str, params: tuple[str, ...], entry: Mapping[str, Any]
 
 def _surface_facts(name: str, entry: Mapping[str, Any], inplace: bool) -> OpFacts | None:
     """Facts of one [functions] / [methods] entry of torch_surface.toml."""
+    if entry.get("unknown"):
+        return None
     params = tuple(entry["params"])
     bind = entry.get("bind", {})
     inplace_op = entry.get("inplace_op") if inplace else None
@@ -239,9 +251,13 @@ def _torch_function(qualname: str, inplace: bool) -> OpFacts | None:
         return None
     if parts[1:-1] == ["Tensor"]:
         return tensor_method(parts[-1], inplace)
-    name = parts[-1]
+    name = _surface()["aliases"].get(parts[-1], parts[-1])
     if len(parts) == 2:
         op = name + "_" if inplace and _table_entry_has(name + "_", variant="function") else name
+        method = _surface()["methods"].get(op)
+        if method is not None and method.get("function"):
+            facts = _surface_facts(op, method, inplace=False)
+            return _as_function(facts) if facts is not None else None
         if not _table_entry_has(op, variant="function"):
             return None
     elif parts[1:-1] == ["nn", "functional"]:
@@ -254,7 +270,26 @@ def _torch_function(qualname: str, inplace: bool) -> OpFacts | None:
             return None
     else:
         return None
-    return _op_facts(op, _input_params(op))
+    return _op_facts(op, _input_params(op), mapped=False)
+
+
+def _as_function(facts: OpFacts) -> OpFacts:
+    """A method's facts for its ``torch.X(input, ...)`` twin: the receiver becomes ``input``."""
+
+    def rename(p: str | None) -> str | None:
+        return "input" if p == "self" else p
+
+    return replace(
+        facts,
+        params=tuple(rename(p) or p for p in facts.params),
+        saves={
+            rename(p) or p: tuple(rename(c) or c for c in cond) for p, cond in facts.saves.items()
+        },
+        inplace_param=rename(facts.inplace_param),
+        view_of=rename(facts.view_of),
+        multi_view_of=rename(facts.multi_view_of),
+        version_alias_of=rename(facts.version_alias_of),
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -265,11 +300,12 @@ def tensor_method(name: str, inplace: bool = False) -> OpFacts | None:
     """
     if inplace and not name.endswith("_"):
         name += "_"
+    name = _surface()["aliases"].get(name, name)
     entry = _surface()["methods"].get(name)
     if entry is not None:
         return _surface_facts(name, entry, inplace=False)
     if _table_entry_has(name, variant="method"):
-        return _op_facts(name, tuple(_ops()[name]["params"]))
+        return _op_facts(name, tuple(_ops()[name]["params"]), mapped=False)
     for symbol, dunder in _BINARY_DUNDERS.items():
         if dunder == name:
             return binary_operator(symbol)

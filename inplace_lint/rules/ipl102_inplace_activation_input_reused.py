@@ -45,9 +45,9 @@ class InplaceActivationInputReused(Rule):
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for reuse in analysis.reuses:
             message = (
-                f"`{reuse.name}` was overwritten in place by {reuse.activation_text} on line {line_of(0)}, "
-                f"whose result went to another name; this read sees the activated values, not the "
-                f"original `{reuse.name}`"
+                f"{reuse.activation_text} overwrites `{reuse.name}` in place and its result goes to another "
+                f"name, but `{reuse.name}` is read again on line {line_of(0)} as if unchanged: it now holds "
+                "the activated values"
             )
             yield Finding(self.code, reuse.node, message,
-                          [("the in-place activation is here", reuse.activation_node)])
+                          [(f"`{reuse.name}` is read again here", reuse.read_node)])
