@@ -296,7 +296,13 @@ OPERATORS = {
     "%": "__mod__",
     "**": "__pow__",
     "@": "__matmul__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
 }
+BITWISE = ("&", "|", "^", "<<", ">>")
 
 # Layers: constructor arguments, input shape, and keyword variants that may change what is saved.
 LAYERS: dict[str, tuple[tuple[Any, ...], TensorSpec, list[dict[str, Any]]]] = {
@@ -970,6 +976,16 @@ def special_methods() -> dict[str, Any]:
         "detach", ["x"], None, measured=True, differentiable=False, **detach_alias()
     )
     table["clone"] = op_entry("clone", ["x"], None, measured=True)
+    for name in ("item", "tolist"):
+        value = getattr(paddle.ones([1]), name)()
+        table[name] = op_entry(
+            name,
+            ["x"],
+            None,
+            measured=True,
+            differentiable=False,
+            returns_tensor=isinstance(value, paddle.Tensor),
+        )
     table["numpy"] = op_entry(
         "numpy", ["x"], None, measured=True, differentiable=False, returns_tensor=False
     )
@@ -1001,11 +1017,15 @@ def operator_table() -> dict[str, Any]:
     """``a op b`` with two tensors and with a Python scalar; ``a op= b`` rebinds."""
     table = {}
     for symbol, dunder in OPERATORS.items():
-        shapes = {"x": (3, 4), "y": (4, 2)} if symbol == "@" else {"x": S, "y": S}
+        shapes: dict[str, TensorSpec] = {"x": S, "y": S}
+        if symbol == "@":
+            shapes = {"x": (3, 4), "y": (4, 2)}
+        elif symbol in BITWISE:
+            shapes = {"x": INT, "y": INT}
         probe = Probe(symbol, shapes)
         facts = measure_probe(probe, lambda v, d=dunder: getattr(v["x"], d)(v["y"]))
         entry = op_entry(symbol, ["x", "y"], None, measured=True, dunder=dunder, **facts)
-        if symbol != "@":
+        if symbol != "@" and symbol not in BITWISE:
             scalar = Probe(symbol, {"x": S})
             sfacts = measure_probe(scalar, lambda v, d=dunder: getattr(v["x"], d)(2.0))
             entry["with_scalar"] = op_entry(symbol, ["x", "y"], None, measured=True, **sfacts)
@@ -1020,9 +1040,10 @@ def operator_table() -> dict[str, Any]:
 
 
 def augmented_rebinds(symbol: str) -> bool:
-    x = paddle.ones([2, 2])
+    dtype = "int64" if symbol in BITWISE else "float32"
+    x = paddle.ones([2, 2], dtype=dtype)
     original, version = x, x.inplace_version
-    y = paddle.full([2, 2], 2.0)
+    y = paddle.full([2, 2], 2, dtype=dtype)
     namespace = {"x": x, "y": y}
     exec(f"x {symbol}= y", namespace)  # noqa: S102 - the operator is one of OPERATORS
     return namespace["x"] is not original and original.inplace_version == version
@@ -1165,8 +1186,10 @@ def layer_table() -> dict[str, Any]:
         cls = getattr(nn, name)
         forward = signature_params(cls.forward)
         params = forward[0][1:] if forward else ["x"]
+        init = signature_params(cls.__init__)
         table[f"paddle.nn.{name}"] = {
-            "variants": [layer_variant(name, cls, args, spec, kw, params) for kw in variants]
+            "init": init[0][1:] if init else [],
+            "variants": [layer_variant(name, cls, args, spec, kw, params) for kw in variants],
         }
     for name in CONTAINERS:
         table[f"paddle.nn.{name}"] = {
