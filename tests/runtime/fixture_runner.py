@@ -105,34 +105,33 @@ def _fixture_frame(filename: str, frame):
     return frame
 
 
-def _is_inplace(name: str, kwargs: dict) -> bool:
-    if name == "__setitem__" or re.fullmatch(r"__i[a-z]+__", name):
-        return True
-    if name.endswith("_") and not name.endswith("__") and name != "requires_grad_":
-        return True
-    return kwargs.get("inplace") is True or kwargs.get("out") is not None
-
-
-def _written(name: str, args: tuple, kwargs: dict) -> list:
-    """The tensors an in-place call writes: `out=`, else its first tensor (or list) argument."""
+def _tensor_args(args: tuple, kwargs: dict) -> list:
+    """Tensor arguments of a call, one level into lists and tuples (`_foreach_*_`, `out=(a, b)`)."""
     import torch
 
-    first = kwargs.get("out")
-    if first is None:
-        first = args[0] if args else next(iter(kwargs.values()), None)
-    items = first if isinstance(first, (list, tuple)) else [first]
-    return [t for t in items if isinstance(t, torch.Tensor)]
+    found = []
+    for value in (*args, *kwargs.values()):
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(item, torch.Tensor):
+                found.append(item)
+    return found
 
 
 class InplaceRecorder:
-    """Record every in-place torch call: the fixture line(s) it comes from and the versions of the
-    tensors it wrote, read just after the call.
+    """Record every torch call that wrote a tensor argument in place: the fixture line(s) it comes
+    from and the written tensors' versions before and after the call.
+
+    A call counts as a write when the `_version` of one of its tensor arguments changed across it.
+    Matching names (`add_`, `__iadd__`, `__setitem__`, `inplace=True`, `out=`) would miss writes
+    nested in a function that the mode sees only from outside (`F.embedding(..., max_norm=...)`
+    renormalising its weight, `F.batch_norm` updating running statistics) and would count calls
+    that write nothing (`requires_grad_`).
 
     The line is the innermost stack frame in the fixture file. A call made inside a library
     module's forward (`nn.ReLU(inplace=True)`) is also attributed to the fixture line that
-    constructed that module, so the fault marker may sit on the constructor.
-    Invisible to the mode, hence never recorded: writes inside a C++ kernel (BatchNorm's running
-    statistics update), `.data`/`.numpy()` writes (these have their own version counter anyway).
+    constructed that module, so the fault marker may sit on the constructor. Invisible, hence never
+    recorded: writes to a tensor that is not an argument of the outermost torch call, and `.data`
+    writes (a `.data` tensor has its own version counter, so such writes never raise anyway).
     """
 
     def __init__(self, filename: str) -> None:
@@ -150,13 +149,12 @@ class InplaceRecorder:
         class Mode(TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
-                name = getattr(func, "__name__", "")
-                if not _is_inplace(name, kwargs):
-                    return func(*args, **kwargs)
-                written = _written(name, args, kwargs)
-                before = [t._version for t in written]
+                tensors = _tensor_args(args, kwargs)
+                before = [t._version for t in tensors]
                 result = func(*args, **kwargs)
-                recorder._record(name, written, before)
+                written = [(t, v) for t, v in zip(tensors, before) if t._version != v]
+                if written:
+                    recorder._record(getattr(func, "__name__", repr(func)), written)
                 return result
 
         original_init = torch.nn.Module.__init__
@@ -174,7 +172,7 @@ class InplaceRecorder:
         finally:
             torch.nn.Module.__init__ = original_init
 
-    def _record(self, name: str, written: list, before: list[int]) -> None:
+    def _record(self, name: str, written: list) -> None:
         import torch
 
         lines = set()
@@ -192,7 +190,7 @@ class InplaceRecorder:
         lines.add(frame.f_lineno)
         writes = [
             {"before": v, "after": t._version, "type": t.type(), "shape": list(t.shape)}
-            for t, v in zip(written, before)
+            for t, v in written
         ]
         self.ops.append({"lines": sorted(lines), "op": name, "writes": writes})
 
