@@ -302,9 +302,9 @@ def _best_variant(
     best = variants[0]
     for variant in variants[1:]:
         wanted = variant["keywords"]
-        if all(k in settings and _same(settings[k], v) for k, v in wanted.items()):
-            if len(wanted) > len(best["keywords"]):
-                best = variant
+        matches = all(k in settings and _same(settings[k], v) for k, v in wanted.items())
+        if matches and len(wanted) > len(best["keywords"]):
+            best = variant
     return best
 
 
