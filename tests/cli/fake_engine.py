@@ -1,8 +1,8 @@
 """A stand-in analysis for the CLI tests, so they do not depend on the real rules' coverage.
 
 It reports on the syntax alone: `name += value` is IPL001 with a safe fix (`name = name + value`)
-and the last plain assignment to `name` as the related location; `name.add_(v)` is IPL002 with an
-unsafe fix; `name[i] = v` is IPL202 (a risky rule, off by default); a name `__boom__` makes the
+and the last plain assignment to `name` as the related location; `name @= v` gets a fix that does not
+parse; `name.add_(v)` is IPL002 with an unsafe fix; `name[i] = v` is IPL202 (a risky rule, off by default); a name `__boom__` makes the
 "rule" IPL001 raise, which the pipeline turns into IPL903.
 """
 
@@ -43,7 +43,10 @@ class _Visitor(cst.CSTVisitor):
         op = OPS.get(type(node.operator).__name__, "+")
         value = self.module.code_for_node(node.value)
         related = [(f"`{name}` was saved here", self.assigns[name])] if name in self.assigns else []
-        fix = FixPlan(f"Rewrite as `{name} = {name} {op} ...`", [(node, f"{name} = {name} {op} {value}")])
+        new = f"{name} = {name} {op} {value}"
+        if isinstance(node.operator, cst.MatrixMultiplyAssign):
+            new = f"{name} = ({name} @"  # a broken fix, to test that it is refused
+        fix = FixPlan(f"Rewrite as `{name} = {name} {op} ...`", [(node, new)])
         self.findings.append(Finding("IPL001", node, f"`{name} {op}= ...` changes `{name}` in place", related, fix))
 
     def visit_Call(self, node: cst.Call) -> None:
