@@ -1019,8 +1019,9 @@ class FunctionInterpreter:
                 self._replay(inner, positional[index], call, state)
         if module is not None and module.path != "self":
             for inner in summary.self_param_writes:
-                tensor = TensorVal(fw=inner.fw, storage=module.params_storage_key, requires_grad=True,
-                                   leaf=True, parameter=True, param_of=module.path,
+                tensor = TensorVal(fw=inner.fw, storage=module.params_storage_key,
+                                   requires_grad=inner.tensor.requires_grad, leaf=inner.tensor.leaf,
+                                   parameter=True, param_of=module.path,
                                    via_data=inner.tensor.via_data or not inner.bumps_version,
                                    producer=inner.tensor.producer,
                                    producer_node=inner.tensor.producer_node)
@@ -1105,8 +1106,8 @@ class FunctionInterpreter:
         tensors = [v for v in list(bound.values()) + positional if isinstance(v, TensorVal)]
         lineage = frozenset().union(*(t.lineage for t in tensors)) if tensors else frozenset()
         for value in list(bound.values()) + positional:
+            lineage |= lineage_of(value)
             if isinstance(value, SeqVal):
-                lineage |= value.lineage
                 tensors.extend(i for i in value.items if isinstance(i, TensorVal))
 
         # out=

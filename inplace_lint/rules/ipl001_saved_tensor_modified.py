@@ -24,7 +24,7 @@ def is_leaf_error(write: Write) -> bool:
 
 
 def is_parameter_update(write: Write) -> bool:
-    return write.how == "optimizer" or (write.tensor.parameter and all(
+    return write.how == "optimizer" or (write.tensor.parameter and write.tensor.requires_grad is True and all(
         s.what.startswith(("parameter", "parameters")) for s in version_checked_saves(write)))
 
 
