@@ -16,6 +16,23 @@ _AUG_TO_BIN = {
 }
 
 
+_PRECEDENCE = {
+    cst.BitOr: 1, cst.BitXor: 2, cst.BitAnd: 3, cst.LeftShift: 4, cst.RightShift: 4, cst.Add: 5,
+    cst.Subtract: 5, cst.Multiply: 6, cst.Divide: 6, cst.FloorDivide: 6, cst.Modulo: 6,
+    cst.MatrixMultiply: 6, cst.Power: 8,
+}
+
+
+def right_operand(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> cst.BaseExpression:
+    """`value` as the right operand of `operator`, parenthesised only where precedence needs it."""
+    if isinstance(value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.Comparison, cst.NamedExpr)):
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    if isinstance(value, cst.BinaryOperation) and not value.lpar:
+        if _PRECEDENCE.get(type(value.operator), 0) <= _PRECEDENCE.get(type(operator), 0):
+            return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return value
+
+
 def applicability(write: Write) -> str:
     """Rebinding instead of writing is safe only when no other name sees the tensor."""
     target = write.target
@@ -31,9 +48,7 @@ def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
         operator = _AUG_TO_BIN.get(type(node.operator))
         if operator is None:
             return None
-        value = node.value
-        if isinstance(value, (cst.BinaryOperation, cst.BooleanOperation, cst.IfExp, cst.Lambda)):
-            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        value = right_operand(node.value, operator())
         new = cst.Assign(
             targets=[cst.AssignTarget(node.target)],
             value=cst.BinaryOperation(node.target, operator(), value),

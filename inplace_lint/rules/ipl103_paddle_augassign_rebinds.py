@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules._fixes import _AUG_TO_BIN
+from inplace_lint.rules._fixes import _AUG_TO_BIN, right_operand
 from inplace_lint.rules.base import Example, Rule
 
 import libcst as cst
@@ -69,9 +69,7 @@ def _set_value_fix(node: cst.AugAssign) -> FixPlan | None:
     operator = _AUG_TO_BIN.get(type(node.operator))
     if operator is None or not isinstance(node.target, (cst.Name, cst.Attribute)):
         return None
-    value = node.value
-    if isinstance(value, (cst.BinaryOperation, cst.BooleanOperation, cst.IfExp)):
-        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    value = right_operand(node.value, operator())
     call = cst.Call(
         func=cst.Attribute(node.target, cst.Name("set_value")),
         args=[cst.Arg(cst.BinaryOperation(node.target, operator(), value))],

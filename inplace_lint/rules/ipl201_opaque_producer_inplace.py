@@ -43,6 +43,22 @@ class OpaqueProducerInplace(Rule):
     summary = "In-place write to the output of an opaque callee before backward"
     default_enabled = False
     fix_applicability = "safe"
+    INVALID = (
+        Example(
+            "import torch\n"
+            "from mylib import gate\n"
+            "w = torch.randn(3, requires_grad=True)\n"
+            "h = gate(w * 2)\n"
+            "h += 1\n"
+            "h.sum().backward()\n",
+            "import torch\n"
+            "from mylib import gate\n"
+            "w = torch.randn(3, requires_grad=True)\n"
+            "h = gate(w * 2)\n"
+            "h = h + 1\n"
+            "h.sum().backward()\n",
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
