@@ -229,7 +229,8 @@ def _check_paths(paths: list[Path], resolver, fix: str, opts: dict) -> int:
         click.echo(f"inplace-lint: {len(files)} file(s) to lint", err=True)
     if not files:
         click.echo("warning: No Python files found under the given path(s)", err=True)
-        return EXIT_CLEAN
+        if opts["add_noqa"] or opts["diff"]:
+            return EXIT_CLEAN
     if opts["add_noqa"]:
         return _add_noqa(files, resolver, opts)
     cache_dir = None if opts["no_cache"] else (opts["cache_dir"] or Path.cwd() / CACHE_DIR)

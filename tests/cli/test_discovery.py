@@ -1,0 +1,66 @@
+"""Which files `check` lints: extensions, default excludes, .gitignore, exclude options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import invoke
+
+
+def linted(*args: str) -> list[str]:
+    result = invoke("check", "--select", "IPL901", "--output-format", "json", *args)
+    names = sorted({Path(d["filename"]).relative_to(Path.cwd()).as_posix() for d in json.loads(result.stdout)})
+    return names
+
+
+def make(root: Path, *paths: str) -> None:
+    for rel in paths:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x = (\n" if not rel.endswith(".ipynb") else '{"cells": [{"cell_type": "code", "source": ["x = (\\n"], "metadata": {}, "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+
+
+def test_extensions_and_default_excludes(project):
+    make(project, "a.py", "b.pyi", "c.ipynb", "d.txt", "pkg/e.py", ".venv/f.py", "node_modules/g.py", "build/h.py", "pkg/__pycache__/i.py")
+    assert linted() == ["a.py", "b.pyi", "build/h.py", "c.ipynb", "pkg/__pycache__/i.py", "pkg/e.py"]
+    replaced = linted("--exclude", "build", "--exclude", "__pycache__")
+    assert replaced == [".venv/f.py", "a.py", "b.pyi", "c.ipynb", "node_modules/g.py", "pkg/e.py"]
+
+
+def test_gitignore_is_respected(project):
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("build/\n*.gen.py\n!keep.gen.py\n")
+    (project / "sub").mkdir()
+    (project / "sub" / ".gitignore").write_text("local.py\n")
+    make(project, "a.py", "build/b.py", "x.gen.py", "keep.gen.py", "sub/local.py", "sub/ok.py")
+    assert linted() == ["a.py", "keep.gen.py", "sub/ok.py"]
+    assert "build/b.py" in linted("--no-respect-gitignore")
+
+
+def test_gitignore_from_the_repository_root_applies_below(project):
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("generated/\n")
+    make(project, "src/generated/a.py", "src/b.py")
+    assert linted("src") == ["src/b.py"]
+
+
+def test_exclude_extend_exclude_and_force_exclude(project):
+    (project / "pyproject.toml").write_text('[tool.inplace-lint]\nextend-exclude = ["legacy", "*_pb2.py"]\n')
+    make(project, "a.py", "legacy/b.py", "m_pb2.py")
+    assert linted() == ["a.py"]
+    assert linted("legacy/b.py") == ["legacy/b.py"]  # named explicitly: linted, like ruff
+    assert linted("--force-exclude", "legacy/b.py", "a.py") == ["a.py"]
+    assert linted("--extend-exclude", "a.py") == []
+    assert linted("--exclude", "nothing") == ["a.py"]  # extend-exclude still applies
+
+
+def test_explicit_file_with_any_extension(project):
+    make(project, "script")
+    assert linted("script") == ["script"]
+
+
+def test_symlinked_directories_are_not_followed(project):
+    make(project, "real/a.py")
+    (project / "loop").symlink_to(project, target_is_directory=True)
+    assert linted() == ["real/a.py"]
