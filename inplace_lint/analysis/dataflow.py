@@ -789,7 +789,14 @@ class FunctionInterpreter:
             return TensorVal(fw=fw, storage=new_id(), requires_grad=requires, leaf=requires,
                              inference=state.inference, producer=f"`{_code(self, call)}`",
                              producer_node=call)
-        module_facts = kb.module_class(qual, _literal_keywords(call))
+        keywords = _literal_keywords(call)
+        if qual.rsplit(".", 1)[-1].startswith(("Dropout", "AlphaDropout", "FeatureAlphaDropout")):
+            rate = keywords.get("p", keywords.get("0"))
+            if not (isinstance(rate, (int, float)) and not isinstance(rate, bool) and rate > 0):
+                # in-place dropout writes only when p > 0; with p unknown the error is a
+                # configuration away, not a promise (timm's TNT: nn.Dropout(attn_drop, inplace=True))
+                keywords = {**keywords, "inplace": False}
+        module_facts = kb.module_class(qual, keywords)
         if module_facts is not None or kb.is_module_class(qual):
             return self._make_module(qual, module_facts, call, state)
         facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
