@@ -133,7 +133,9 @@ def occurrence_fingerprints(results: list[FileResult]) -> dict[int, str]:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}{'es' if word.endswith(('x', 's')) else 's'}"
 
 
 def summary(results: list[FileResult], context: ReportContext) -> list[str]:

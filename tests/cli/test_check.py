@@ -49,6 +49,8 @@ def test_unsafe_fix_summary(project, fake_engine):
     assert "1 unsafe fix available with `--fix --unsafe-fixes`." in result.stdout
     result = invoke("check", "--unsafe-fixes", "a.py")
     assert "IPL002 [*]" in result.stdout
+    (project / "a.py").write_text("w.add_(1)\nv.add_(2)\n")
+    assert "2 unsafe fixes available with `--fix --unsafe-fixes`." in invoke("check", "a.py").stdout
 
 
 def test_statistics(project, fake_engine):
