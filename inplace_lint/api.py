@@ -8,7 +8,10 @@ above it.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
+import sys
+import threading
 import traceback
 import warnings
 from dataclasses import replace
@@ -37,11 +40,12 @@ def lint_source(
     budget or nested deeper than the analysis can follow.
     """
     try:
-        diagnostics = _lint_unsuppressed(source, filename, settings)
-    except RecursionError:
-        diagnostics = _only(_too_deep(settings))
-    except Exception as error:  # noqa: BLE001 - the last line of defence: report, do not crash
-        diagnostics = _only(_internal_error("the lint pipeline", filename, error, settings))
+        diagnostics = _lint_guarded(source, filename, settings)
+    except _TooDeep:
+        try:
+            diagnostics = _on_deep_stack(_lint_guarded, source, filename, settings)
+        except _TooDeep:
+            diagnostics = _only(_too_deep(settings))
     from inplace_lint.suppressions import apply_suppressions
 
     try:
@@ -54,32 +58,83 @@ def lint_source(
     return sorted(diagnostics, key=lambda d: d.sort_key)
 
 
+class _TooDeep(Exception):
+    """The file is nested deeper than the Python stack allowed; worth one try on a deeper one."""
+
+
+def _lint_guarded(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
+    try:
+        return _lint_unsuppressed(source, filename, settings)
+    except _TooDeep:
+        raise
+    except Exception as error:  # the last line of defence: report, do not crash
+        if _caused_by_recursion(error):
+            raise _TooDeep from error
+        return _only(_internal_error("the lint pipeline", filename, error, settings))
+
+
+# Valid code can nest deeper than Python's default recursion limit lets libcst and the analysis
+# walk it (150 nested calls already do). Such a file is linted again on a thread with a large
+# stack and a higher limit, so that what CPython accepts is analysed rather than skipped.
+DEEP_RECURSION_LIMIT = 30_000
+DEEP_STACK_BYTES = 512 * 1024 * 1024  # reserved, not committed: pages are touched only if used
+_deep_stack_lock = threading.Lock()
+
+
+def _on_deep_stack(function, *args):
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as error:  # noqa: BLE001 - handed back to the calling thread
+            outcome["error"] = error
+
+    with _deep_stack_lock:  # the recursion limit is process-wide: one deep retry at a time
+        old_limit = sys.getrecursionlimit()
+        old_size = threading.stack_size(DEEP_STACK_BYTES)
+        try:
+            thread = threading.Thread(target=run, name="inplace-lint-deep", daemon=True)
+        finally:
+            threading.stack_size(old_size)
+        sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
+        try:
+            thread.start()
+            thread.join()
+        finally:
+            sys.setrecursionlimit(old_limit)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]
+
+
 def _lint_unsuppressed(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
     over_budget = _over_budget(source, settings)
     if over_budget is not None:
         return _only(_meta("IPL904", over_budget, 1, 1, settings))
+    too_nested = _nesting_problem(source, settings)
+    if too_nested is not None:
+        return too_nested
     try:
         module = cst.parse_module(source)
-    except (RecursionError, MemoryError):
-        return _only(_too_deep(settings))
+    except RecursionError as error:
+        raise _TooDeep from error
+    except MemoryError:
+        return _only(_meta("IPL904", "The file is too large to parse in memory", 1, 1, settings))
     except Exception as error:  # noqa: BLE001 - ParserSyntaxError, and libcst bugs on valid code
         return _only(_parse_failure(source, filename, error, settings))
 
     from inplace_lint.analysis.engine import analyse
 
     result = analyse(module, settings)
+    if any(_is_recursion_error(exc_text) for _, exc_text in result.errors):
+        raise _TooDeep  # not a bug in a rule: the file is deeper than Python's stack
     diagnostics = _to_diagnostics(module, result.findings, filename, settings)
-    too_deep = False
     for code, exc_text in result.errors:
-        if _is_recursion_error(exc_text):
-            too_deep = True  # not a bug in the rule: the file is deeper than Python's stack
-            continue
         where = f"rule {code}" if code in all_rules() else code
         diag = _meta("IPL903", _internal_message(where, filename, exc_text), 1, 1, settings)
         if diag is not None:
             diagnostics.append(_with_detail(diag, exc_text))
-    if too_deep:
-        diagnostics.extend(_only(_too_deep(settings)))
     return diagnostics
 
 
@@ -91,9 +146,9 @@ def _to_diagnostics(
         return []
     try:
         return findings_to_diagnostics(module, findings, settings)
-    except RecursionError:
-        raise
-    except Exception:  # noqa: BLE001 - convert one finding at a time to find the culprit
+    except Exception as error:  # convert one finding at a time to find the culprit
+        if _caused_by_recursion(error):
+            raise
         return _to_diagnostics_one_by_one(module, findings, filename, settings)
 
 
@@ -105,9 +160,9 @@ def _to_diagnostics_one_by_one(
     for finding in findings:
         try:
             out.extend(findings_to_diagnostics(module, [finding], settings))
-        except RecursionError:
-            raise
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
+            if _caused_by_recursion(error):
+                raise
             if finding.code not in failed:
                 failed.add(finding.code)
                 where = f"rule {finding.code}"
@@ -317,8 +372,45 @@ def _internal_message(where: str, filename: str, exc_text: str) -> str:
 
 
 def _is_recursion_error(exc_text: str) -> bool:
-    lines = exc_text.strip().splitlines()
-    return bool(lines) and lines[-1].startswith("RecursionError")
+    # libcst's context managers can turn a RecursionError into a KeyError raised while handling it.
+    return "RecursionError: maximum recursion depth exceeded" in exc_text
+
+
+def _caused_by_recursion(error: BaseException | None) -> bool:
+    seen = 0
+    while error is not None and seen < 50:
+        if isinstance(error, RecursionError):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
+
+
+# CPython refuses more than 200 nested brackets ("too many nested parentheses"); libcst accepts
+# them but takes time quadratic in the depth (1,000 nested calls: half a minute).
+MAX_BRACKET_DEPTH = 200
+# A chain of calls, subscripts and attributes (`x.t().t()...`) nests the tree as deeply without
+# any bracket depth, at the same quadratic cost; real code stays far below this.
+MAX_TRAILER_CHAIN = 200
+_BRACKET_DELTA = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_BRACKETS = re.compile(r"[()\[\]{}]")
+_TRAILER_CHAIN = re.compile(
+    r"(?:\.[ \t]*\w+[ \t]*|\([^()\n]*\)|\[[^\[\]\n]*\])" + f"{{{MAX_TRAILER_CHAIN},}}"
+)
+
+
+def _nesting_problem(source: str, settings: Settings) -> list[Diagnostic] | None:
+    """Diagnostics for text nested past what CPython accepts or libcst parses in useful time."""
+    depth = max(
+        itertools.accumulate(_BRACKET_DELTA[b] for b in _BRACKETS.findall(source)), default=0
+    )
+    if depth > MAX_BRACKET_DEPTH:
+        python_error = _python_syntax_error(source)
+        if python_error is not None:
+            return _only(_syntax_error_diagnostic(source, python_error, settings))
+    if depth > MAX_BRACKET_DEPTH or _TRAILER_CHAIN.search(source):
+        return _only(_too_deep(settings))
+    return None
 
 
 def _rows(source: str) -> list[str]:

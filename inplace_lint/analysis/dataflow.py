@@ -1037,6 +1037,8 @@ class FunctionInterpreter:
     def _replay(self, inner: Write, tensor: TensorVal, call, state: State) -> None:
         if inner.tensor.via_data and not tensor.via_data:
             tensor = replace(tensor, via_data=True)
+        if inner.tensor.view == "multi":
+            tensor = replace(tensor, view="multi", multi_base_requires_grad=tensor.requires_grad)
         grad = state.grad_enabled and inner.grad_enabled
         self.record_write(state, tensor, inner.how, inner.node, inner.target, bumps=inner.bumps_version,
                           op_text=inner.op_text, callee=call, stmt=inner.stmt,
@@ -1120,7 +1122,7 @@ class FunctionInterpreter:
         # out=
         out_value = keywords.get("out")
         if isinstance(out_value, TensorVal) or (facts.out_param and facts.out_param in keywords):
-            requiring = [t for t in tensors if t.requires_grad is True and t is not out_value]
+            requiring = [t for t in tensors if t.requires_grad is True]
             self.result.out_calls.append(OutCall(node, op_text, [t.producer for t in requiring],
                                                  state.grad_enabled, self.grad_explicit, self.info.key))
             if isinstance(out_value, TensorVal):
@@ -1206,6 +1208,8 @@ class FunctionInterpreter:
         if tensor is None:
             return Unknown(lineage_of(left) | lineage_of(right))
         facts = kb.binary_operator(tensor.fw, op, augmented=False)
+        if tensor.fw == "paddle" and not (isinstance(left, TensorVal) and isinstance(right, TensorVal)):
+            facts = None  # a Python scalar operand: paddle runs `scale`, which saves no tensor
         if facts is None:
             return self._fresh_from([t for t in (left, right) if isinstance(t, TensorVal)], node, state,
                                     f"`{_code(self, node)}`")

@@ -51,9 +51,14 @@ def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
         return result
     if settings.framework != "auto":
         analysis.writes = [w for w in analysis.writes if w.fw == settings.framework]
+    seen: set[tuple[str, int]] = set()
     for rule in rules:
         try:
-            result.findings.extend(rule.check(analysis))
+            for finding in rule.check(analysis):
+                key = (finding.code, id(finding.node))
+                if key not in seen:  # a helper analysed in several contexts reports once
+                    seen.add(key)
+                    result.findings.append(finding)
         except Exception:
             result.errors.append((rule.code, traceback.format_exc()))
     return result

@@ -19,8 +19,14 @@ def version_checked_saves(write: Write) -> list:
 
 
 def is_leaf_error(write: Write) -> bool:
-    """The write raises at once (leaf / view of leaf), before any version check matters."""
-    return write.effective_grad and (write.tensor.leaf or write.tensor.view_of_leaf)
+    """The write raises at once (leaf, view of leaf, multi-output view, out=), before backward."""
+    tensor = write.tensor
+    if not write.effective_grad:
+        return False
+    if write.how == "out":
+        return True
+    multi = tensor.view == "multi" and tensor.multi_base_requires_grad is not False
+    return tensor.leaf or tensor.view_of_leaf or multi
 
 
 def is_parameter_update(write: Write) -> bool:

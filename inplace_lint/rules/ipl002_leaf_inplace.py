@@ -15,8 +15,8 @@ def leaf_write_kind(write: Write) -> str | None:
     """"leaf" / "view" when the write raises torch's leaf check, else None."""
     if write.fw != "torch" or not write.bumps_version or not write.effective_grad:
         return None
-    if write.how in ("optimizer", "helper"):
-        return None
+    if write.how in ("optimizer", "helper", "out"):
+        return None  # optimizers run under no_grad; `out=` raises its own error first (IPL005)
     tensor = write.tensor
     if tensor.leaf and (tensor.view is None or write.full_slice):
         return "leaf"

@@ -50,8 +50,8 @@ class PaddleSavedTensorModified(Rule):
         for write in analysis.writes:
             if write.fw != "paddle" or not write.bumps_version:
                 continue
-            if write.tensor.leaf and write.effective_grad:
-                continue
+            if (write.tensor.leaf or write.tensor.view_of_leaf) and write.effective_grad:
+                continue  # IPL011 raises first; a view of a leaf is IPL105 (no error at all)
             saves = [s for s in write.confirmed_saves() if s.what != "ctx attribute"]
             if not saves:
                 continue

@@ -9,13 +9,9 @@ from lsprotocol import types
 
 from inplace_lint.diagnostics import Diagnostic, Edit
 from inplace_lint.server.convert import SOURCE, to_lsp_diagnostic, to_text_edit
-from inplace_lint.server.fixing import (
-    apply_edits,
-    fix_all,
-    non_overlapping,
-    replacement_edit,
-)
-from inplace_lint.server.noqa import comment_columns, noqa_edit
+from inplace_lint.fixes import choose_fixes
+from inplace_lint.noqa import NOT_SUPPRESSIBLE, add_noqa_to_text
+from inplace_lint.server.fixing import apply_safe_fixes_once, replacement_edit
 from inplace_lint.server.positions import LspPosition, PositionMap
 from inplace_lint.settings import Settings
 
@@ -42,14 +38,14 @@ class LintedDocument:
         return [to_lsp_diagnostic(d, self.positions, self.uri) for d in self.diagnostics]
 
 
-Linter = Callable[[str, str, Settings], list[Diagnostic]]
+Fixer = Callable[[str, str, Settings], str]  # every safe fix, repeated to a fixed point
 
 
 def code_actions(
     document: LintedDocument,
     request: types.Range,
     only: Sequence[str] | None,
-    lint: Linter,
+    fix: Fixer,
     versioned_edits: bool = True,
 ) -> list[types.CodeAction]:
     actions: list[types.CodeAction] = []
@@ -58,7 +54,7 @@ def code_actions(
         actions += [_quick_fix(document, d, versioned_edits) for d in touching if d.fix]
         actions += _noqa_actions(document, touching, versioned_edits)
     if _wanted(FIX_ALL, only):
-        action = fix_all_action(document, lint, versioned_edits)
+        action = fix_all_action(document, fix, versioned_edits)
         if action is not None:
             actions.append(action)
     return actions
@@ -95,44 +91,39 @@ def _quick_fix(
 def _noqa_actions(
     document: LintedDocument, diagnostics: list[Diagnostic], versioned: bool
 ) -> list[types.CodeAction]:
+    """One "disable for this line" per code, written as `--add-noqa` writes it."""
     actions = []
-    comments = None
     seen = set()
     for diagnostic in diagnostics:
-        row = diagnostic.noqa_row or diagnostic.span.start.row
-        if diagnostic.code == "IPL900" or (row, diagnostic.code) in seen:
+        if diagnostic.code in NOT_SUPPRESSIBLE or diagnostic.code in seen:
             continue
-        seen.add((row, diagnostic.code))
-        if not 1 <= row <= len(document.positions.lines):
-            continue
-        if comments is None:
-            comments = comment_columns(document.source)
-        line = document.positions.lines[row - 1]
-        edit = noqa_edit(line, row, diagnostic.code, comments.get(row))
-        if edit is None:
+        seen.add(diagnostic.code)
+        suppressed, count = add_noqa_to_text(document.source, [diagnostic])
+        if not count:
             continue
         actions.append(
             types.CodeAction(
                 title=f"{SOURCE} ({diagnostic.code}): Disable for this line",
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[to_lsp_diagnostic(diagnostic, document.positions, document.uri)],
-                edit=_workspace_edit(document, [edit], versioned),
+                edit=_workspace_edit(
+                    document, [replacement_edit(document.source, suppressed)], versioned
+                ),
             )
         )
     return actions
 
 
 def fix_all_action(
-    document: LintedDocument, lint: Linter, versioned: bool = True
+    document: LintedDocument, fix: Fixer, versioned: bool = True
 ) -> types.CodeAction | None:
     """Every safe fix in the document, or None when there is none."""
-    if not non_overlapping(document.diagnostics):
+    if not choose_fixes(document.diagnostics, unsafe=False):
         return None
     if document.standalone:
-        fixed = fix_all(document.source, document.filename, document.settings, lint)
+        fixed = fix(document.source, document.filename, document.settings)
     else:
-        chosen = non_overlapping(document.diagnostics)
-        fixed = apply_edits(document.source, (e for d in chosen for e in d.fix.edits))
+        fixed = apply_safe_fixes_once(document.source, document.diagnostics)
     if fixed == document.source:
         return None
     return types.CodeAction(
@@ -158,4 +149,3 @@ def _workspace_edit(
             )
         ]
     )
-

@@ -20,10 +20,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from inplace_lint import __version__
-from inplace_lint.api import lint_source
-from inplace_lint.diagnostics import Diagnostic, Position, Severity, Span
+from inplace_lint.diagnostics import Diagnostic
 from inplace_lint.server.actions import FIX_ALL, KINDS, LintedDocument, code_actions
 from inplace_lint.server.convert import SOURCE, to_lsp_diagnostic, to_range
+from inplace_lint.server.isolation import IsolatedLinter
 from inplace_lint.server.notebooks import Cell, NotebookProgram
 from inplace_lint.server.positions import UTF16, PositionMap
 from inplace_lint.server.workspace_settings import ClientSettings, ProjectConfigs
@@ -62,6 +62,7 @@ class InplaceLintServer(LanguageServer):
         self.published_cells: dict[str, list[str]] = {}  # notebook URI -> cell URIs
         self.pending: dict[str, asyncio.Task] = {}  # by document or notebook URI
         self.debounce = DEBOUNCE_SECONDS
+        self.linter = IsolatedLinter()
 
     # --- settings -----------------------------------------------------------------------------
 
@@ -80,12 +81,8 @@ class InplaceLintServer(LanguageServer):
     # --- linting --------------------------------------------------------------------------------
 
     def lint_text(self, source: str, filename: str, settings: Settings) -> list[Diagnostic]:
-        """``lint_source`` that cannot raise: an exception becomes an IPL903 diagnostic."""
-        try:
-            return lint_source(source, filename, settings)
-        except Exception as error:  # lint_source promises not to raise; never trust that here
-            log.error("Internal error linting %s:\n%s", filename, traceback.format_exc())
-            return [_internal_error(filename, error)]
+        """``lint_source`` in the worker process; cannot raise, crash or hang the server."""
+        return self.linter.lint(source, filename, settings)
 
     def lint_path(self, path: Path | None, source: str, filename: str) -> LintRun:
         settings = self.settings_for(path)
@@ -108,7 +105,7 @@ class InplaceLintServer(LanguageServer):
                 await self._lint_document(key)
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception:  # noqa: BLE001 - log it and keep serving
             self._log_error(f"Linting {key} failed")
         finally:
             if self.pending.get(key) is asyncio.current_task():
@@ -134,13 +131,18 @@ class InplaceLintServer(LanguageServer):
         code_cells = [c for c in notebook.cells if c.kind == types.NotebookCellKind.Code]
         documents = [self.workspace.get_text_document(c.document) for c in code_cells]
         snapshot = _notebook_snapshot(notebook, documents)
-        program = NotebookProgram([Cell(c.document, d.source) for c, d in zip(code_cells, documents)])
+        program = NotebookProgram(
+            [Cell(c.document, d.source) for c, d in zip(code_cells, documents)]
+        )
         path, filename = _path_and_name(uri)
         settings, diagnostics = await asyncio.to_thread(
             self.lint_path, path, program.source, filename
         )
         current = self.workspace.get_notebook_document(notebook_uri=uri)
-        if current is None or _notebook_snapshot(current, self._cell_documents(current)) != snapshot:
+        if (
+            current is None
+            or _notebook_snapshot(current, self._cell_documents(current)) != snapshot
+        ):
             return
         maps = {c.uri: PositionMap(c.text, self.encoding) for c in program.cells}
         for previous in set(self.published_cells.get(uri, ())) - set(maps):
@@ -150,8 +152,14 @@ class InplaceLintServer(LanguageServer):
         for (cell_uri, found), document in zip(program.split(diagnostics).items(), documents):
             local = [item.diagnostic for item in found]
             self.linted[cell_uri] = LintedDocument(
-                cell_uri, document.version, document.source, maps[cell_uri], local, filename,
-                settings, standalone=False,
+                cell_uri,
+                document.version,
+                document.source,
+                maps[cell_uri],
+                local,
+                filename,
+                settings,
+                standalone=False,
             )
             lsp = [
                 to_lsp_diagnostic(
@@ -219,7 +227,7 @@ class InplaceLintServer(LanguageServer):
             values = await self.workspace_configuration_async(
                 types.ConfigurationParams(items=[types.ConfigurationItem(section=SETTINGS_SECTION)])
             )
-        except Exception:
+        except Exception:  # noqa: BLE001 - a client may fail it; use what we have
             self._log_error("workspace/configuration failed")
             return
         self.pulled_settings = ClientSettings.from_json(values[0] if values else None)
@@ -241,14 +249,16 @@ class InplaceLintServer(LanguageServer):
             await self.client_register_capability_async(
                 types.RegistrationParams(registrations=[registration])
             )
-        except Exception:
+        except Exception:  # noqa: BLE001 - watching is optional
             self._log_error("Could not register a watcher for pyproject.toml")
 
     def _log_error(self, message: str) -> None:
         text = f"{message}:\n{traceback.format_exc()}"
         log.error(text)
         try:
-            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=text))
+            self.window_log_message(
+                types.LogMessageParams(type=types.MessageType.Error, message=text)
+            )
         except Exception:
             log.exception("Could not send a log message")
 
@@ -269,17 +279,6 @@ def _notebook_snapshot(notebook: types.NotebookDocument, documents: list) -> tup
     return (notebook.version, tuple((d.uri, d.version) for d in documents))
 
 
-def _internal_error(filename: str, error: Exception) -> Diagnostic:
-    return Diagnostic(
-        code="IPL903",
-        name="internal-error",
-        message=f"Internal error linting {filename}: {type(error).__name__}: {error}",
-        severity=Severity.ERROR,
-        span=Span(Position(1, 1), Position(1, 1)),
-        noqa_row=1,
-    )
-
-
 def create_server() -> InplaceLintServer:
     server = InplaceLintServer()
     _register(server)
@@ -294,7 +293,7 @@ def _guarded(server: InplaceLintServer, handler: Callable) -> Callable:
         async def guarded_async(params):
             try:
                 return await handler(params)
-            except Exception:
+            except Exception:  # noqa: BLE001 - one bad request must not stop the server
                 server._log_error(f"Error in {handler.__name__}")
                 return None
 
@@ -303,7 +302,7 @@ def _guarded(server: InplaceLintServer, handler: Callable) -> Callable:
     def guarded(params):
         try:
             return handler(params)
-        except Exception:
+        except Exception:  # noqa: BLE001 - one bad request must not stop the server
             server._log_error(f"Error in {handler.__name__}")
             return None
 
@@ -324,12 +323,17 @@ def _register(server: InplaceLintServer) -> None:
 
     @feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
+        before = server.client_settings
         await server.watch_pyproject()
         await server.pull_settings()
-        # Import every rule and warm the parser now, not on the first didOpen.
-        await asyncio.to_thread(server.lint_text, "import torch\n", "<warm-up>", Settings())
-        if server.workspace.text_documents or server.workspace.notebook_documents:
+        if server.client_settings != before:
             server.relint_everything()
+        # Start the worker, import every rule and warm the parser now, not on the first didOpen.
+        await asyncio.to_thread(server.lint_text, "import torch\n", "<warm-up>", Settings())
+
+    @feature(types.SHUTDOWN)
+    def shutdown(params: None) -> None:
+        server.linter.close()
 
     @feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:

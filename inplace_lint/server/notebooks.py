@@ -73,8 +73,7 @@ class NotebookProgram:
         fix = diagnostic.fix
         if fix is not None:
             if all(self._cell_of(e.span.start.row) == index for e in fix.edits) and all(
-                self._cell_of(e.span.end.row) == index or e.span.end.column == 1
-                for e in fix.edits
+                self._cell_of(e.span.end.row) == index or e.span.end.column == 1 for e in fix.edits
             ):
                 edits = tuple(Edit(self._shift(e.span, index), e.content) for e in fix.edits)
                 fix = Fix(fix.message, edits, fix.applicability)

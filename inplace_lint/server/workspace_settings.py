@@ -1,34 +1,23 @@
 """Settings for a document: the project's `[tool.inplace-lint]` plus the editor's select/ignore.
 
-The project table is read from the nearest `pyproject.toml` above the document that has a
-`[tool.inplace-lint]` table. Editor settings come from `initializationOptions` and
-`workspace/configuration` (section `inplace-lint`) and act like the command line's options:
-`select` replaces the project's `select`, `extendSelect` and `ignore` add to the project's.
+The project table comes from the nearest `pyproject.toml` above the document that has one, read
+by ``inplace_lint.config`` exactly as the command line reads it. Editor settings come from
+`initializationOptions` and `workspace/configuration` (section `inplace-lint`) and act as the
+command line's `--select`, `--extend-select` and `--ignore` do: a layer on top of the file's.
 
-Each pyproject is parsed once and kept while its mtime and size are unchanged; `forget()` drops
-everything (the server calls it on `workspace/didChangeWatchedFiles`).
+A configuration file is re-read when its mtime or size changes, and everything is re-read after
+``forget()`` (the server calls it on `workspace/didChangeWatchedFiles`).
 """
 
 from __future__ import annotations
 
-import fnmatch
-import logging
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from inplace_lint.settings import DEFAULT_SETTINGS, Settings
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    try:
-        import tomli as tomllib  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        tomllib = None  # type: ignore[assignment]
-
-log = logging.getLogger(__name__)
+from inplace_lint.config import ConfigError, Overrides, RuleSelection, SettingsResolver
+from inplace_lint.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -70,112 +59,56 @@ def _codes(value: object) -> tuple[str, ...] | None:
     return tuple(str(code).strip().upper() for code in value if str(code).strip())
 
 
-@dataclass(frozen=True)
-class ProjectConfig:
-    """The `[tool.inplace-lint]` table of one pyproject.toml, as far as the server needs it."""
+class ProjectSettings:
+    """Settings for documents: ``config.SettingsResolver`` with the editor's settings as its
+    command-line overrides, rebuilt when a configuration file changes."""
 
-    root: Path
-    table: Mapping
-
-    def settings_for(self, path: Path | None, client: ClientSettings) -> Settings:
-        table = self.table
-        select = client.select if client.select is not None else _codes(table.get("select"))
-        extend = (_codes(table.get("extend-select")) or ()) + client.extend_select
-        ignore = (_codes(table.get("ignore")) or ()) + client.ignore
-        if path is not None:
-            ignore += self._per_file_ignores(path)
-        return Settings(
-            enabled=resolve_codes(select, extend, ignore),
-            framework=str(table.get("framework", "auto")),
-            unfixable=frozenset(_codes(table.get("unfixable")) or ()),
-            extend_safe_fixes=frozenset(_codes(table.get("extend-safe-fixes")) or ()),
-        )
-
-    def _per_file_ignores(self, path: Path) -> tuple[str, ...]:
-        table = self.table.get("per-file-ignores")
-        if not isinstance(table, Mapping):
-            return ()
-        try:
-            relative = path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            relative = path.as_posix()
-        codes: list[str] = []
-        for pattern, pattern_codes in table.items():
-            negated = pattern.startswith("!")
-            pattern = pattern[1:] if negated else pattern
-            matched = fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern)
-            if matched != negated:
-                codes.extend(_codes(pattern_codes) or ())
-        return tuple(codes)
-
-
-def resolve_codes(
-    select: Iterable[str] | None, extend_select: Iterable[str], ignore: Iterable[str]
-) -> frozenset[str]:
-    """The enabled codes, by prefix: `select` (default: the rules on by default), plus
-    `extend_select`, minus `ignore`. `ALL` matches every code."""
-    from inplace_lint.rules import all_rules
-
-    rules = all_rules()
-
-    def matching(prefixes: Iterable[str]) -> set[str]:
-        prefixes = [p.upper() for p in prefixes]
-        return {c for c in rules if any(p == "ALL" or c.startswith(p) for p in prefixes)}
-
-    enabled = (
-        matching(select)
-        if select is not None
-        else {code for code, rule in rules.items() if rule.default_enabled}
-    )
-    return frozenset((enabled | matching(extend_select)) - matching(ignore))
-
-
-class ProjectConfigs:
-    """Finds and caches the project configuration for documents."""
-
-    def __init__(self) -> None:
-        self._parsed: dict[Path, tuple[tuple[int, int], Mapping | None]] = {}
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self.client = ClientSettings()
+        self._resolver: SettingsResolver | None = None
+        self._stamps: dict[Path, tuple[int, int] | None] = {}
+        self.errors: list[str] = []  # configuration problems not yet shown to the user
 
     def forget(self) -> None:
-        self._parsed.clear()
+        """Re-read every configuration file on the next lint."""
+        self._resolver = None
+        self._stamps.clear()
 
-    def settings_for(self, path: Path | None, client: ClientSettings) -> Settings:
-        config = self.find(path.parent) if path is not None else None
-        if config is None:
-            if client == ClientSettings():
-                return DEFAULT_SETTINGS
-            config = ProjectConfig(Path.cwd(), {})
-        return config.settings_for(path, client)
+    def use_client_settings(self, client: ClientSettings) -> None:
+        if client != self.client:
+            self.client = client
+            self.forget()
 
-    def find(self, directory: Path) -> ProjectConfig | None:
-        for folder in (directory, *directory.parents):
-            table = self._table(folder / "pyproject.toml")
-            if table is not None:
-                return ProjectConfig(folder.resolve(), table)
-        return None
-
-    def _table(self, pyproject: Path) -> Mapping | None:
+    def settings_for(self, path: Path | None) -> Settings:
+        target = path if path is not None else (self.root or Path.cwd()) / "untitled.py"
         try:
-            stat = os.stat(pyproject)
+            resolver = self._current_resolver()
+            config = resolver.config_for(target.parent)
+            if config.path is not None and self._changed(config.path):
+                self.forget()
+                resolver = self._current_resolver()
+            return resolver(target)
+        except ConfigError as error:
+            self.errors.append(f"{error}; using the defaults until it is fixed")
+            self._resolver = SettingsResolver(self._overrides(isolated=True), self.root)
+            return self._resolver(target)
+
+    def _current_resolver(self) -> SettingsResolver:
+        if self._resolver is None:
+            self._resolver = SettingsResolver(self._overrides(), self.root)
+        return self._resolver
+
+    def _overrides(self, isolated: bool = False) -> Overrides:
+        client = self.client
+        selection = RuleSelection(client.select, client.ignore, client.extend_select)
+        return Overrides(selection=selection, isolated=isolated)
+
+    def _changed(self, path: Path) -> bool:
+        try:
+            stat = os.stat(path)
+            stamp = (stat.st_mtime_ns, stat.st_size)
         except OSError:
-            return None
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        cached = self._parsed.get(pyproject)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        table = _read_table(pyproject)
-        self._parsed[pyproject] = (stamp, table)
-        return table
-
-
-def _read_table(pyproject: Path) -> Mapping | None:
-    if tomllib is None:
-        return None
-    try:
-        with open(pyproject, "rb") as file:
-            data = tomllib.load(file)
-    except (OSError, ValueError) as error:  # TOMLDecodeError is a ValueError
-        log.warning("Ignoring %s: %s", pyproject, error)
-        return None
-    table = data.get("tool", {}).get("inplace-lint")
-    return table if isinstance(table, Mapping) else None
+            stamp = None
+        known = self._stamps.setdefault(path, stamp)
+        return known != stamp
