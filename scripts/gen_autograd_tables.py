@@ -92,8 +92,9 @@ _DROP = re.compile(
     r"backward|_jvp$|sparse|quantize|^q_|fake_quant|mkldnn|cudnn|miopen|fbgemm|^mps_"
     r"|nested|^sym_|_copy$|^to_padded|^is_|^can_cast|^promote_types|^result_type"
 )
-# Private ops that public composites decompose into, so the surface map can name them, and public
-# ops that PyTorch binds to Python by hand (so torchgen's should_generate_py_binding skips them).
+# Ops that public composites decompose into, so the surface map can name them (private ones and
+# `*_forward` kernels), and ops that PyTorch binds to Python by hand (should_generate_py_binding
+# skips both).
 _KEEP = {
     "_softmax",
     "_log_softmax",
@@ -120,6 +121,9 @@ _KEEP = {
     "_add_relu_",
     "_addmm_activation",
     "_trilinear",
+    "nll_loss_forward",
+    "nll_loss2d_forward",
+    "log_sigmoid_forward",
     "alias",
     "contiguous",
     "copy_",
