@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from inplace_lint.diagnostics import Diagnostic, Edit
-from inplace_lint.server.convert import SOURCE, to_lsp_diagnostic, to_text_edit
 from inplace_lint.fixes import choose_fixes
 from inplace_lint.noqa import NOT_SUPPRESSIBLE, add_noqa_to_text
+from inplace_lint.server.convert import SOURCE, to_lsp_diagnostic, to_text_edit
 from inplace_lint.server.fixing import apply_safe_fixes_once, replacement_edit
 from inplace_lint.server.positions import LspPosition, PositionMap
 from inplace_lint.settings import Settings

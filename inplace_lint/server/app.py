@@ -23,10 +23,10 @@ from inplace_lint import __version__
 from inplace_lint.diagnostics import Diagnostic
 from inplace_lint.server.actions import FIX_ALL, KINDS, LintedDocument, code_actions
 from inplace_lint.server.convert import SOURCE, to_lsp_diagnostic, to_range
-from inplace_lint.server.isolation import IsolatedLinter
+from inplace_lint.server.isolation import IsolatedLinter, WorkerFailed
 from inplace_lint.server.notebooks import Cell, NotebookProgram
 from inplace_lint.server.positions import UTF16, PositionMap
-from inplace_lint.server.workspace_settings import ClientSettings, ProjectConfigs
+from inplace_lint.server.workspace_settings import ClientSettings, ProjectSettings
 from inplace_lint.settings import Settings
 
 log = logging.getLogger("inplace_lint.server")
@@ -55,7 +55,7 @@ class InplaceLintServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=NOTEBOOK_SYNC,
         )
-        self.configs = ProjectConfigs()
+        self.project = ProjectSettings()
         self.initial_settings = ClientSettings()  # from initializationOptions
         self.pulled_settings = ClientSettings()  # from workspace/configuration
         self.linted: dict[str, LintedDocument] = {}  # by document or cell URI
@@ -70,8 +70,11 @@ class InplaceLintServer(LanguageServer):
     def client_settings(self) -> ClientSettings:
         return self.pulled_settings.over(self.initial_settings)
 
-    def settings_for(self, path: Path | None) -> Settings:
-        return self.configs.settings_for(path, self.client_settings)
+    def update_client_settings(self) -> bool:
+        """Hand the editor's settings to the project settings; whether they changed."""
+        changed = self.client_settings != self.project.client
+        self.project.use_client_settings(self.client_settings)
+        return changed
 
     @property
     def encoding(self) -> str:
@@ -84,8 +87,16 @@ class InplaceLintServer(LanguageServer):
         """``lint_source`` in the worker process; cannot raise, crash or hang the server."""
         return self.linter.lint(source, filename, settings)
 
+    def fix_text(self, source: str, filename: str, settings: Settings) -> str:
+        """Every safe fix, in the worker; the text unchanged if that fails."""
+        try:
+            return self.linter.fix(source, filename, settings)
+        except WorkerFailed as failure:
+            log.error("Fix-all failed on %s: %s", filename, failure)
+            return source
+
     def lint_path(self, path: Path | None, source: str, filename: str) -> LintRun:
-        settings = self.settings_for(path)
+        settings = self.project.settings_for(path)
         return settings, self.lint_text(source, filename, settings)
 
     def schedule(self, key: str, delay: float = 0.0) -> None:
@@ -103,6 +114,7 @@ class InplaceLintServer(LanguageServer):
                 await self._lint_notebook(key)
             else:
                 await self._lint_document(key)
+            self._show_config_errors()
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - log it and keep serving
@@ -252,6 +264,14 @@ class InplaceLintServer(LanguageServer):
         except Exception:  # noqa: BLE001 - watching is optional
             self._log_error("Could not register a watcher for pyproject.toml")
 
+    def _show_config_errors(self) -> None:
+        while self.project.errors:
+            message = self.project.errors.pop(0)
+            log.warning(message)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+            )
+
     def _log_error(self, message: str) -> None:
         text = f"{message}:\n{traceback.format_exc()}"
         log.error(text)
@@ -320,13 +340,15 @@ def _register(server: InplaceLintServer) -> None:
     @feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
         server.initial_settings = ClientSettings.from_json(params.initialization_options)
+        server.update_client_settings()
+        root = server.workspace.root_path
+        server.project.root = Path(root) if root else None
 
     @feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
-        before = server.client_settings
         await server.watch_pyproject()
         await server.pull_settings()
-        if server.client_settings != before:
+        if server.update_client_settings():
             server.relint_everything()
         # Start the worker, import every rule and warm the parser now, not on the first didOpen.
         await asyncio.to_thread(server.lint_text, "import torch\n", "<warm-up>", Settings())
@@ -346,7 +368,7 @@ def _register(server: InplaceLintServer) -> None:
     @feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
         if Path(unquote(params.text_document.uri)).name == "pyproject.toml":
-            server.configs.forget()
+            server.project.forget()
             server.relint_everything()
         else:
             server.schedule(params.text_document.uri)
@@ -379,7 +401,7 @@ def _register(server: InplaceLintServer) -> None:
     @feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched_files(params: types.DidChangeWatchedFilesParams) -> None:
         if any(Path(unquote(c.uri)).name == "pyproject.toml" for c in params.changes):
-            server.configs.forget()
+            server.project.forget()
             server.relint_everything()
 
     @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -389,7 +411,8 @@ def _register(server: InplaceLintServer) -> None:
             server.pulled_settings = ClientSettings.from_json(pushed[SETTINGS_SECTION])
         else:
             await server.pull_settings()
-        server.relint_everything()
+        if server.update_client_settings():
+            server.relint_everything()
 
     @feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -403,7 +426,7 @@ def _register(server: InplaceLintServer) -> None:
         edit_caps = workspace.workspace_edit if workspace else None
         versioned = bool(edit_caps and edit_caps.document_changes)
         return await asyncio.to_thread(
-            code_actions, linted, params.range, params.context.only, server.lint_text, versioned
+            code_actions, linted, params.range, params.context.only, server.fix_text, versioned
         )
 
 

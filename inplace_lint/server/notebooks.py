@@ -10,8 +10,10 @@ from dataclasses import dataclass, replace
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, Span
 from inplace_lint.server.positions import split_lines
 
-# IPython magics and shell escapes are not Python; they become blank lines so rows still match.
-_MAGIC = re.compile(r"^\s*[%!]")
+# IPython magics and shell escapes (`%time x`, `!pip ...`, `x = !ls`) are not Python: as in
+# ``inplace_lint.notebooks``, each becomes `pass` at its indentation, so rows and blocks still hold.
+# A cell that starts with a cell magic (`%%bash`) is not Python at all and is left out.
+_MAGIC = re.compile(r"^(?P<indent>[ \t]*)(?:[%!?]|[\w.]+[ \t]*=[ \t]*[%!])")
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,8 @@ class NotebookProgram:
         parts = []
         row = 1
         for cell in cells:
-            lines = ["" if _MAGIC.match(line) else line for line in split_lines(cell.text)]
+            lines = [] if cell.text.lstrip().startswith("%%") else split_lines(cell.text)
+            lines = [_mask_magic(line) for line in lines]
             if lines and lines[-1] == "":
                 lines.pop()  # the cell's final line break; every cell gets one below
             self.first_rows.append(row)
@@ -98,3 +101,8 @@ class NotebookProgram:
             noqa_row=noqa_row,
         )
         return CellDiagnostic(local, tuple(elsewhere))
+
+
+def _mask_magic(line: str) -> str:
+    match = _MAGIC.match(line)
+    return f"{match.group('indent')}pass" if match else line
