@@ -319,20 +319,19 @@ def test_linear_module() -> None:
 def test_batchnorm_module() -> None:
     facts = torch_module("torch.nn.BatchNorm2d", {"0": 16})
     assert facts.call.saves == {"input": ALWAYS}
-    assert set(facts.saved_attributes) == {"weight", "running_mean", "running_var"}
-    assert facts.inplace_buffers == ()  # the running-stat update bumps no version
-    no_affine = torch_module("torch.nn.BatchNorm2d", {"affine": False})
-    assert set(no_affine.saved_attributes) == {"running_mean", "running_var"}
-    assert not no_affine.has_parameters
-    no_stats = torch_module("torch.nn.BatchNorm2d", {"track_running_stats": False})
-    assert no_stats.saved_attributes == ("weight",)
-
-
-def test_instancenorm_tracking_writes_its_buffers() -> None:
-    facts = torch_module("torch.nn.InstanceNorm2d", {"track_running_stats": True})
+    assert facts.saved_attributes == ("weight",)
     assert facts.inplace_buffers == ("running_mean", "running_var")
-    assert facts.saved_attributes == ()
-    assert torch_module("torch.nn.InstanceNorm2d", {}).inplace_buffers == ()
+    no_affine = torch_module("torch.nn.BatchNorm2d", {"affine": False})
+    assert no_affine.saved_attributes == () and not no_affine.has_parameters
+    assert no_affine.inplace_buffers == ("running_mean", "running_var")
+    no_stats = torch_module("torch.nn.BatchNorm2d", {"track_running_stats": False})
+    assert no_stats.saved_attributes == ("weight",) and no_stats.inplace_buffers == ()
+
+
+def test_instancenorm_saves_no_buffer() -> None:
+    facts = torch_module("torch.nn.InstanceNorm2d", {"track_running_stats": True, "affine": True})
+    assert facts.inplace_buffers == () and facts.saved_attributes == ()
+    assert facts.call.saves == {"input": ALWAYS} and facts.has_parameters
 
 
 def test_layernorm_module() -> None:

@@ -381,13 +381,13 @@ def _module(qualname: str, settings: tuple[tuple[str, Any], ...]) -> ModuleFacts
         return None
     if _matches(entry.get("saves_nothing_if", {}), values):
         functional = replace(functional, saves={}, saves_output=False)
-    call, saved_attributes = _specialise(functional, inputs, parameters, buffers)
+    call, saved = _specialise(functional, inputs, parameters, buffers)
     return ModuleFacts(
         name=qualname,
         call=call,
         has_parameters=bool(parameters),
-        inplace_buffers=tuple(b for b in entry.get("inplace_buffers", ()) if b in buffers),
-        saved_attributes=saved_attributes,
+        inplace_buffers=tuple(a for a in saved if a in buffers),
+        saved_attributes=tuple(a for a in saved if a in parameters),
     )
 
 
@@ -411,8 +411,8 @@ def _specialise(
 ) -> tuple[OpFacts, tuple[str, ...]]:
     """The functional's facts for ``module(*inputs)``: parameters require grad, buffers do not.
 
-    An attribute is listed as saved if the call saves it whenever it records a node or whenever
-    the input requires grad (Linear's weight is saved only then).
+    Also the attributes the call saves: whenever it records a node, or whenever the input requires
+    grad (Linear's weight is saved only then).
     """
     saves: dict[str, tuple[str, ...]] = {}
     saved_attributes: list[str] = []
@@ -448,7 +448,9 @@ def torch_module(qualname: str, keywords: Mapping[Any, object]) -> ModuleFacts |
     arguments may be passed under their index (``0`` or ``"0"``), e.g. ``nn.ReLU(True)`` as
     ``{"0": True}``. A value the caller cannot tell (:data:`UNKNOWN`, or anything that is not a
     literal) leaves the constructor's default in force. The module's parameters count as requiring
-    grad; training mode is assumed (BatchNorm's ``inplace_buffers`` are written only in training).
+    grad. ``saved_attributes`` are the parameters the call saves, ``inplace_buffers`` the buffers it
+    saves: BatchNorm's running stats, which a training-mode call also updates in place (inside the
+    kernel, without a version bump: calling the module again does not break its earlier saves).
     """
     entry = _surface()["modules"].get(qualname)
     if entry is None:
