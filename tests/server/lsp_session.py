@@ -18,7 +18,6 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent
 REAL_SERVER = [sys.executable, "-m", "inplace_lint.server"]
-FAKE_ENGINE_SERVER = [sys.executable, str(HERE / "fake_engine_server.py")]
 TIMEOUT = 15.0
 
 
@@ -102,12 +101,14 @@ class Session:
             await asyncio.sleep(0.01)
 
     async def settle(self, uri: str, quiet: float = 0.6) -> list[types.Diagnostic]:
-        """Wait until nothing new is published for ``quiet`` seconds; the last diagnostics."""
+        """Wait for a first publication, then until nothing new comes for ``quiet`` seconds;
+        the last diagnostics."""
+        await self.diagnostics(uri)
         seen = -1
         while seen != self.count(uri):
             seen = self.count(uri)
             await asyncio.sleep(quiet)
-        return list(self.published[uri][-1].diagnostics) if seen else []
+        return list(self.published[uri][-1].diagnostics)
 
     async def code_actions(
         self, uri: str, range_: types.Range, only: list[str] | None = None
@@ -138,7 +139,6 @@ async def session(
     encodings: list[str] | None = None,
     initialization_options: Any = None,
     configuration: dict | None = None,
-    fake_engine: bool = False,
 ) -> AsyncIterator[Session]:
     client = LanguageClient(converter_factory=default_converter)
     register_lsp_features(
@@ -163,7 +163,7 @@ async def session(
 
     python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     await client.start_io(
-        *(FAKE_ENGINE_SERVER if fake_engine else REAL_SERVER),
+        *REAL_SERVER,
         env={**os.environ, "PYTHONPATH": python_path},
     )
     try:
