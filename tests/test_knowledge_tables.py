@@ -161,6 +161,8 @@ def test_submodules_and_aliases() -> None:
     assert torch_function("torch.square").saves == {"input": ALWAYS}
     assert tensor_method("clip") == tensor_method("clamp")
     assert torch_function("torch.Tensor.add") == tensor_method("add")
+    assert F("hardshrink").saves == {"input": ALWAYS}  # re-exported torch.hardshrink
+    assert F("glu").params == ("input", "dim")  # torch._C._nn.glu
 
 
 def test_unknown_callables() -> None:

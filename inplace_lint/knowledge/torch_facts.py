@@ -268,8 +268,9 @@ def _torch_function(qualname: str, inplace: bool) -> OpFacts | None:
         if not _table_entry_has(op, variant="function"):
             return None
     elif parts[1:-1] == ["nn", "functional"]:
+        # F.X is torch._C._nn.X or a re-export of torch.X; Python wrappers are in the surface map.
         op = name + "_" if inplace and _table_entry_has(name + "_", module="nn") else name
-        if not _table_entry_has(op, module="nn"):
+        if not (_table_entry_has(op, module="nn") or _table_entry_has(op, variant="function")):
             return None
     elif len(parts) == 3 and parts[1] in _SUBMODULE_PREFIX:
         op = _SUBMODULE_PREFIX[parts[1]] + name

@@ -427,6 +427,14 @@ FUNCTION_CASES = [
         lambda e: torch.outer(e["input"], e["vec2"]),
     ),
     Case("torch.square", fn("torch.square"), {"input": M}, lambda e: torch.square(e["input"])),
+    # F.X that re-export torch.X / torch._C._nn.X, answered from the table directly.
+    activation("torch.nn.functional.hardshrink", lambda e: F.hardshrink(e["input"])),
+    Case(
+        "torch.nn.functional.glu",
+        fn("torch.nn.functional.glu"),
+        {"input": T(4, 6)},
+        lambda e: F.glu(e["input"]),
+    ),
     # Activations, out of place and in place.
     activation("torch.nn.functional.relu", lambda e: F.relu(e["input"])),
     activation(
