@@ -221,7 +221,7 @@ def _last_name(node: ast.AST) -> str:
 
 def _target_names(node: ast.AST) -> set[str]:
     """The names an assignment binds: `x`, `self.x`, `self.x[i]` -> {"x"}; tuples too."""
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    targets = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
     names: set[str] = set()
     while targets:
         target = targets.pop()

@@ -1,6 +1,6 @@
 """Print how many fixtures there are and their outcome mix, by framework and family.
 
-    python scripts/fixture_stats.py [FIXTURES_ROOT]
+python scripts/fixture_stats.py [FIXTURES_ROOT]
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from fixturelib import FIXTURES_ROOT, FRAMEWORKS, all_fixtures  # noqa: E402
+from fixturelib import FIXTURES_ROOT, FRAMEWORKS, all_fixtures
 
 KINDS = ("error", "ok", "wrong_grad")
 

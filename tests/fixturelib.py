@@ -159,7 +159,7 @@ class FixtureFormatError(ValueError):
 def rule_codes() -> dict[str, str]:
     """Code -> framework column (`torch`, `paddle` or `-`) from docs/rule-codes.md."""
     rows = re.findall(
-        r"^\| (IPL\d{3}) \| [\w-]+ \| (torch|paddle|-) \|", RULE_CODES_DOC.read_text(), re.M
+        r"^\| (IPL\d{3}) \| [\w-]+ \| (torch|paddle|-) \|", RULE_CODES_DOC.read_text(), re.MULTILINE
     )
     return dict(rows)
 
@@ -196,7 +196,7 @@ def _parse_header(path: Path, lines: list[str]) -> dict[str, str]:
     return header
 
 
-MARKER_START = re.compile(r"(fault|expects?)\b", re.I)
+MARKER_START = re.compile(r"(fault|expects?)\b", re.IGNORECASE)
 EXPECT = re.compile(r"expect:\s*(IPL\d{3}(?:\s*,\s*IPL\d{3})*)")
 
 
@@ -210,8 +210,10 @@ def _parse_marker_segment(path: Path, line: int, segment: str) -> tuple[bool, se
             codes = {c.strip() for c in match.group(1).split(",")}
         else:
             raise FixtureFormatError(
-                path, line, f"bad marker {part!r} in `# {segment}`: want `fault` and/or "
-                "`expect: IPL001[, IPL002]`, separated by `;`"
+                path,
+                line,
+                f"bad marker {part!r} in `# {segment}`: want `fault` and/or "
+                "`expect: IPL001[, IPL002]`, separated by `;`",
             )
     return fault, codes
 
@@ -222,8 +224,14 @@ def _parse_markers(path: Path, text: str) -> tuple[list[int], dict[int, set[str]
     code_on_line: set[int] = set()
     tokens = tokenize.generate_tokens(io.StringIO(text).readline)
     for tok in tokens:
-        if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-                            tokenize.DEDENT, tokenize.ENDMARKER):
+        if tok.type not in (
+            tokenize.COMMENT,
+            tokenize.NL,
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+            tokenize.ENDMARKER,
+        ):
             code_on_line.update(range(tok.start[0], tok.end[0] + 1))
         if tok.type != tokenize.COMMENT:
             continue
@@ -263,7 +271,9 @@ def _check_program(path: Path, text: str, outcome: Outcome) -> None:
         tree = ast.parse(text, str(path))
     except SyntaxError as err:
         raise FixtureFormatError(path, err.lineno, f"syntax error: {err.msg}") from None
-    functions = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    functions = {
+        n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
     needed = ["main"] + (["buggy", "reference"] if outcome.kind == "wrong_grad" else [])
     for name in needed:
         if name not in functions:
@@ -303,8 +313,9 @@ def load_fixture(path: Path | str) -> Fixture:
     if framework not in FRAMEWORKS:
         raise FixtureFormatError(path, None, f"unknown framework {framework!r}")
     if path.parent.name in FRAMEWORKS and path.parent.name != framework:
-        raise FixtureFormatError(path, None, f"framework {framework!r} but file is under "
-                                 f"{path.parent.name}/")
+        raise FixtureFormatError(
+            path, None, f"framework {framework!r} but file is under {path.parent.name}/"
+        )
     try:
         outcome = parse_outcome(header["outcome"])
     except ValueError as err:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fixturelib import (  # noqa: E402
+from fixturelib import (
     FAMILIES,
     FIXTURES_ROOT,
     FixtureFormatError,
@@ -42,8 +42,17 @@ HEADER = """\
 """
 
 
-def write(tmp_path: Path, *, name="err_x.py", framework="torch", outcome="error version-counter",
-          marker="  # fault; expect: IPL001", header=None, body=None, folder="torch") -> Path:
+def write(
+    tmp_path: Path,
+    *,
+    name="err_x.py",
+    framework="torch",
+    outcome="error version-counter",
+    marker="  # fault; expect: IPL001",
+    header=None,
+    body=None,
+    folder="torch",
+) -> Path:
     path = tmp_path / folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
     head = HEADER.format(framework=framework, outcome=outcome) if header is None else header
@@ -100,11 +109,16 @@ def test_marker_inside_string_is_not_a_marker(tmp_path):
         ({"name": "ok_x.py", "outcome": "ok"}, "an `ok` fixture has no `# fault` line"),
         ({"outcome": "wrong_grad", "name": "wg_x.py"}, "no top-level `def buggy()`"),
         ({"header": "# fixture: x\n# framework: torch\n"}, "header lacks `# outcome: ...`"),
-        ({"header": HEADER.format(framework="torch", outcome="ok") + "# owner: me\n",
-          "name": "ok_x.py"}, "unknown header key 'owner'"),
+        (
+            {
+                "header": HEADER.format(framework="torch", outcome="ok") + "# owner: me\n",
+                "name": "ok_x.py",
+            },
+            "unknown header key 'owner'",
+        ),
         ({"header": "# fixture: x\n# fixture: y\n"}, "duplicate header key 'fixture'"),
         ({"header": "# fixture: x\n# this is prose\n"}, "header line is not `# key: value`"),
-        ({"body": "\nimport torch\n\ndef main():\n    pass\n"}, 'must end with `if __name__'),
+        ({"body": "\nimport torch\n\ndef main():\n    pass\n"}, "must end with `if __name__"),
         ({"body": "\ndef helper(:\n"}, "syntax error"),
     ],
 )

@@ -26,7 +26,7 @@ import weakref
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fixturelib import Fixture, load_fixture  # noqa: E402
+from fixturelib import Fixture, load_fixture
 
 VERSION_IN_MESSAGE = re.compile(r"is at version (\d+); expected version (\d+)")
 SAVED_TYPE_IN_MESSAGE = re.compile(r"inplace operation: \[(torch\.\w+) \[")
@@ -240,8 +240,8 @@ def _judge_error(fx: Fixture, exc: dict | None, ops: list[dict]) -> list[str]:
         return [f"expected {family.exception} ({fx.outcome}), but main() returned"]
     problems = []
     if family.exception not in exc["mro"] or not re.search(family.message, exc["message"]):
-        return [f"expected {family.exception} matching /{family.message}/ ({fx.outcome}), got "
-                f"{exc['type']}: {exc['message'][:300]}"]
+        expected = f"{family.exception} matching /{family.message}/ ({fx.outcome})"
+        return [f"expected {expected}, got {exc['type']}: {exc['message'][:300]}"]
     if family.check == "fault-frame" and exc["line"] != fx.fault_line:
         problems.append(f"raised from line {exc['line']}, but `# fault` is line {fx.fault_line}")
     if family.check == "version":
@@ -297,7 +297,7 @@ def run_fixture(path: Path | str) -> dict:
     verdict: dict = {"path": str(path), "passed": False, "problems": []}
     try:
         fx = load_fixture(path)
-    except Exception as err:  # a malformed fixture is a failed verdict, not a crash
+    except Exception as err:  # noqa: BLE001 - a malformed fixture fails its verdict, no crash
         verdict["problems"] = [f"cannot load: {err}"]
         return verdict
     verdict["outcome"] = str(fx.outcome)
@@ -320,7 +320,7 @@ def run_fixture(path: Path | str) -> dict:
                 namespace = runpy.run_path(filename, run_name="__main__")
                 if fx.outcome.kind == "wrong_grad":
                     verdict["problems"] = _judge_wrong_grad(fx, namespace)
-            except (Exception, SystemExit) as err:
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - judged below
                 exc = _exception_info(err, filename)
     finally:
         sys.argv = saved_argv
@@ -340,7 +340,7 @@ def run_fixture(path: Path | str) -> dict:
 def _framework_of(path: str) -> str | None:
     try:
         return load_fixture(path).framework
-    except Exception:
+    except Exception:  # noqa: BLE001 - run_fixture reports why it cannot load
         return None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fixturelib import FIXTURES_ROOT, fixture_paths, load_fixture  # noqa: E402
+from fixturelib import FIXTURES_ROOT, fixture_paths, load_fixture
 
 PATHS = fixture_paths()
 
@@ -32,7 +32,9 @@ def test_fixture_runtime(path: Path, runner_pool) -> None:
 
 # -- the judge itself: broken fixtures must fail ---------------------------------------------------
 
-HEADER = "# fixture: runner self-test\n# framework: torch\n# outcome: {outcome}\n\nimport torch\n\n\n"
+HEADER = (
+    "# fixture: runner self-test\n# framework: torch\n# outcome: {outcome}\n\nimport torch\n\n\n"
+)
 FOOTER = '\n\nif __name__ == "__main__":\n    main()\n'
 VERSION_BODY = """def main():
     x = torch.randn(3, requires_grad=True)
@@ -43,7 +45,9 @@ VERSION_BODY = """def main():
 """
 SELF_TESTS = {
     "version-counter on the right line": (
-        "error version-counter", VERSION_BODY.format(m1="", m2="  # fault; expect: IPL001"), True
+        "error version-counter",
+        VERSION_BODY.format(m1="", m2="  # fault; expect: IPL001"),
+        True,
     ),
     "version-counter on a later, second write": (
         "error version-counter",
@@ -51,12 +55,16 @@ SELF_TESTS = {
         False,
     ),
     "version-counter on a line without an in-place op": (
-        "error version-counter", VERSION_BODY.format(m1="  # fault; expect: IPL001", m2=""), False
+        "error version-counter",
+        VERSION_BODY.format(m1="  # fault; expect: IPL001", m2=""),
+        False,
     ),
     "leaf raised elsewhere": (
         "error leaf",
-        "def main():\n    w = torch.ones(2, requires_grad=True)\n"
-        "    v = w * 2  # fault; expect: IPL002\n    w.add_(1)\n",
+        (
+            "def main():\n    w = torch.ones(2, requires_grad=True)\n"
+            "    v = w * 2  # fault; expect: IPL002\n    w.add_(1)\n"
+        ),
         False,
     ),
     "wrong family": (
@@ -70,26 +78,35 @@ SELF_TESTS = {
         False,
     ),
     "ok fixture that raises": (
-        "ok", "def main():\n    torch.ones(2, requires_grad=True).add_(1)\n", False
+        "ok",
+        "def main():\n    torch.ones(2, requires_grad=True).add_(1)\n",
+        False,
     ),
     "wrong_grad that agrees": (
         "wrong_grad",
-        "def buggy():\n    return torch.ones(2) * 2  # fault; expect: IPL101\n\n\n"
-        "def reference():\n    return torch.ones(2) * 2\n\n\ndef main():\n    print(buggy(), reference())\n",
+        (
+            "def buggy():\n    return torch.ones(2) * 2  # fault; expect: IPL101\n\n\n"
+            "def reference():\n    return torch.ones(2) * 2\n\n\n"
+            "def main():\n    print(buggy(), reference())\n"
+        ),
         False,
     ),
     "wrong_grad with a reference that drifts between calls": (
         "wrong_grad",
-        "CALLS = []\n\n\ndef buggy():\n    return torch.zeros(2)  # fault; expect: IPL101\n\n\n"
-        "def reference():\n    CALLS.append(1)\n    return torch.ones(2) * len(CALLS)\n\n\n"
-        "def main():\n    print(buggy(), reference())\n",
+        (
+            "CALLS = []\n\n\ndef buggy():\n    return torch.zeros(2)  # fault; expect: IPL101\n\n\n"
+            "def reference():\n    CALLS.append(1)\n    return torch.ones(2) * len(CALLS)\n\n\n"
+            "def main():\n    print(buggy(), reference())\n"
+        ),
         False,
     ),
     "wrong_grad that differs": (
         "wrong_grad",
-        "def buggy():\n    return [torch.ones(2), None]  # fault; expect: IPL101\n\n\n"
-        "def reference():\n    return [torch.ones(2), torch.ones(1)]\n\n\n"
-        "def main():\n    print(buggy(), reference())\n",
+        (
+            "def buggy():\n    return [torch.ones(2), None]  # fault; expect: IPL101\n\n\n"
+            "def reference():\n    return [torch.ones(2), torch.ones(1)]\n\n\n"
+            "def main():\n    print(buggy(), reference())\n"
+        ),
         True,
     ),
 }
