@@ -17,9 +17,10 @@ import warnings
 from dataclasses import replace
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from inplace_lint.analysis.findings import Finding
+from inplace_lint.positions import LazyPositions
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, Severity, Span
 from inplace_lint.rules import all_rules
 from inplace_lint.settings import DEFAULT_SETTINGS, Settings
@@ -39,13 +40,7 @@ def lint_source(
     IPL903 when our code raised (the traceback is in ``detail``), IPL904 when it is over the size
     budget or nested deeper than the analysis can follow.
     """
-    try:
-        diagnostics = _lint_guarded(source, filename, settings)
-    except _TooDeep:
-        try:
-            diagnostics = _on_deep_stack(_lint_guarded, source, filename, settings)
-        except _TooDeep:
-            diagnostics = _only(_too_deep(settings))
+    diagnostics = _lint_within_budget(source, filename, settings)
     from inplace_lint.suppressions import apply_suppressions
 
     try:
@@ -73,39 +68,104 @@ def _lint_guarded(source: str, filename: str, settings: Settings) -> list[Diagno
         return _only(_internal_error("the lint pipeline", filename, error, settings))
 
 
+class _OverTimeBudget(BaseException):
+    """Raised inside the lint thread at the time budget. Not an ``Exception``, so that no rule's
+    ``except Exception`` takes it for its own failure."""
+
+
 # Valid code can nest deeper than Python's default recursion limit lets libcst and the analysis
 # walk it (150 nested calls already do). Such a file is linted again on a thread with a large
 # stack and a higher limit, so that what CPython accepts is analysed rather than skipped.
 DEEP_RECURSION_LIMIT = 30_000
 DEEP_STACK_BYTES = 512 * 1024 * 1024  # reserved, not committed: pages are touched only if used
+# Seconds one file may take (option max-file-seconds); past it the file is reported (IPL904).
+# It guards against analysis time that grows faster than the file (deep or odd code), not against
+# size, which the byte and line budgets bound before parsing.
+DEFAULT_MAX_SECONDS = 60.0
+_GRACE_SECONDS = 5.0  # for the interrupted thread to unwind
 _deep_stack_lock = threading.Lock()
 
 
-def _on_deep_stack(function, *args):
+def _lint_within_budget(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
+    seconds = _seconds_budget(settings)
+    args = (source, filename, settings)
+    try:
+        try:
+            return _in_lint_thread(_lint_guarded, args, seconds, deep=False)
+        except _TooDeep:
+            with _deep_stack_lock:  # the recursion limit is process-wide: one deep run at a time
+                return _in_lint_thread(_lint_guarded, args, seconds, deep=True)
+    except _TooDeep:
+        return _only(_too_deep(settings))
+    except _OverTimeBudget:
+        message = (
+            f"The analysis took over {seconds:g} seconds (option max-file-seconds); "
+            "the file was not analysed"
+        )
+        return _only(_meta("IPL904", message, 1, 1, settings))
+
+
+def _in_lint_thread(function, args: tuple, seconds: float | None, *, deep: bool):
+    """Run ``function(*args)`` on its own thread, interrupted after ``seconds``; with ``deep``, on
+    a large stack under a high recursion limit. Exceptions are raised again in the caller."""
     outcome: dict[str, object] = {}
+    finished = threading.Event()
 
     def run() -> None:
         try:
-            outcome["value"] = function(*args)
-        except BaseException as error:  # noqa: BLE001 - handed back to the calling thread
-            outcome["error"] = error
+            try:
+                outcome["value"] = function(*args)
+            except BaseException as error:  # noqa: BLE001 - handed back to the calling thread
+                outcome["error"] = error
+            finally:
+                finished.set()
+        except _OverTimeBudget:  # delivered just as the function returned: the result stands
+            pass
 
-    with _deep_stack_lock:  # the recursion limit is process-wide: one deep retry at a time
-        old_limit = sys.getrecursionlimit()
+    old_limit = sys.getrecursionlimit()
+    thread = threading.Thread(target=run, name="inplace-lint", daemon=True)
+    if deep:
         old_size = threading.stack_size(DEEP_STACK_BYTES)
-        try:
-            thread = threading.Thread(target=run, name="inplace-lint-deep", daemon=True)
-        finally:
-            threading.stack_size(old_size)
         sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
-        try:
-            thread.start()
-            thread.join()
-        finally:
+    try:
+        thread.start()
+    finally:
+        if deep:
+            threading.stack_size(old_size)
+    try:
+        if not finished.wait(seconds) and _interrupt(thread, finished):
+            finished.wait(_GRACE_SECONDS)
+            raise _OverTimeBudget
+    finally:
+        if deep:
             sys.setrecursionlimit(old_limit)
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["value"]
+
+
+def _interrupt(thread: threading.Thread, finished: threading.Event) -> bool:
+    """Raise ``_OverTimeBudget`` in ``thread`` at its next bytecode; False if it just finished."""
+    if finished.is_set() or thread.ident is None:
+        return False
+    try:
+        import ctypes
+
+        set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    except (ImportError, AttributeError):  # not CPython: no way to interrupt; wait it out
+        finished.wait()
+        return False
+    set_async_exc(ctypes.c_ulong(thread.ident), ctypes.py_object(_OverTimeBudget))
+    return True
+
+
+def _seconds_budget(settings: Settings) -> float | None:
+    value = settings.options.get("max-file-seconds", DEFAULT_MAX_SECONDS)
+    if value is None or value == 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        return DEFAULT_MAX_SECONDS
+    return float(value)
 
 
 def _lint_unsuppressed(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
@@ -173,10 +233,9 @@ def _to_diagnostics_one_by_one(
 def findings_to_diagnostics(
     module: cst.Module, findings: list[Finding], settings: Settings
 ) -> list[Diagnostic]:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
+    positions = LazyPositions(module)
     rules = all_rules()
-    lines = module.code.splitlines()
+    lines = _Lines(module)
     out = []
     for finding in findings:
         rule = rules[finding.code]
@@ -198,8 +257,10 @@ def findings_to_diagnostics(
             edits = tuple(
                 Edit(
                     _span(positions[old]),
-                    (new if isinstance(new, str) else module.code_for_node(new)).replace(
-                        "\x00INDENT\x00", _indent_of(lines, positions[old].start.line)
+                    _fill_indent(
+                        new if isinstance(new, str) else module.code_for_node(new),
+                        lines,
+                        positions[old].start.line,
                     ),
                 )
                 for old, new in finding.fix.replacements
@@ -224,9 +285,29 @@ def findings_to_diagnostics(
 _UNRESOLVED_LINE = re.compile("\x00L[0-9]+\x00")
 
 
-def _indent_of(lines: list[str], row: int) -> str:
-    if 1 <= row <= len(lines):
-        line = lines[row - 1]
+def _fill_indent(text: str, lines: "_Lines", row: int) -> str:
+    return (
+        text.replace("\x00INDENT\x00", _indent_of(lines, row)) if "\x00INDENT\x00" in text else text
+    )
+
+
+class _Lines:
+    """The file's lines, split only if a fix needs an indentation."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self._lines: list[str] | None = None
+
+    def get(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.module.code.splitlines()
+        return self._lines
+
+
+def _indent_of(lines: _Lines, row: int) -> str:
+    rows = lines.get()
+    if 1 <= row <= len(rows):
+        line = rows[row - 1]
         return line[: len(line) - len(line.lstrip())]
     return ""
 

@@ -313,6 +313,11 @@ def overload_facts(fn: NativeFunctionWithDifferentiabilityInfo) -> dict[str, obj
         return facts
 
     facts["grad_inputs"] = [a.name for a in with_derivatives]
+    all_outputs = output_names(f)
+    differentiable_names = {str(o.name) for o in differentiable_outputs}
+    nondiff = [i for i, o in enumerate(all_outputs) if o not in differentiable_names]
+    if nondiff:
+        facts["nondiff_outputs"] = nondiff  # e.g. the indices of max.dim / topk / sort
     saves: dict[str, list[str]] = {}
     for saved in info.all_saved_inputs:
         if saved.nctype.type not in _SAVED_TENSOR_TYPES | _SAVED_TENSOR_LIST_TYPES:
@@ -433,6 +438,9 @@ def merge_overloads(entries: list[tuple[NativeFunction, dict[str, object]]]) -> 
         merged["manual"] = True
     if all(e.get("returns_tensor") is False for e in calls):
         merged["returns_tensor"] = False
+    nondiff = sorted({i for e in calls for i in e.get("nondiff_outputs", [])})  # type: ignore[attr-defined]
+    if nondiff:
+        merged["nondiff_outputs"] = nondiff
     recorded = [e for e in calls if "grad_inputs" in e]
     saves = merged_saves(recorded) if recorded else {}
     params = {k: v for k, v in saves.items() if not k.startswith("#") and k != "clone"}

@@ -207,6 +207,7 @@ class FunctionInterpreter:
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.violated: set[object] = set()  # storages already written after a save
+        self.returns_seen = False
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -423,9 +424,12 @@ class FunctionInterpreter:
             self.result.summary.returned_module = replace(value, path="<returned>")
         if isinstance(value, TensorVal):
             saves = state.saves.get(value.storage, ())
-            if any(s.certain and s.what == "output" for s in saves):
-                self.result.summary.returns_saved_output = True
-            self.result.summary.returns_known = value.known
+            saved = any(s.certain and s.what == "output" for s in saves)
+            summary = self.result.summary
+            # every return path must return a saved output for callers to rely on it
+            summary.returns_saved_output = saved and (summary.returns_saved_output or not self.returns_seen)
+            summary.returns_known = value.known and (summary.returns_known or not self.returns_seen)
+            self.returns_seen = True
 
     # ---------------------------------------------------------------- assignment
     def bind(self, target: cst.BaseExpression, value: Value, state: State, node: cst.CSTNode) -> None:
@@ -577,7 +581,7 @@ class FunctionInterpreter:
             self.eval(expr.test, state)
             a = self.eval(expr.body, state)
             b = self.eval(expr.orelse, state)
-            return a if a is b else (a if isinstance(a, TensorVal) else b)
+            return self._either(a, b, state)
         if isinstance(expr, (cst.BooleanOperation, cst.Comparison)):
             for child in _children_exprs(expr):
                 self.eval(child, state)
@@ -596,6 +600,18 @@ class FunctionInterpreter:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
             return self._eval_comprehension(expr, state)
         return UNKNOWN
+
+    def _either(self, a: Value, b: Value, state: State) -> Value:
+        """`a if c else b`: saved only if both are (an error must hold whichever branch runs)."""
+        if a is b or not isinstance(a, TensorVal) or not isinstance(b, TensorVal) or a.storage == b.storage:
+            return a if isinstance(a, TensorVal) or a is b else b
+        merged = replace(a, storage=new_id(), lineage=a.lineage | b.lineage, known=a.known and b.known,
+                         requires_grad=tri_or([a.requires_grad, b.requires_grad]),
+                         leaf=a.leaf and b.leaf, view_of_leaf=a.view_of_leaf and b.view_of_leaf)
+        if state.saves.get(a.storage) and state.saves.get(b.storage):
+            for save in state.saves[a.storage] + state.saves[b.storage]:
+                state.add_save(merged.storage, save)
+        return merged
 
     def _eval_comprehension(self, expr, state: State) -> Value:
         inner = state.copy()
@@ -649,6 +665,8 @@ class FunctionInterpreter:
                                  producer=f"`{_code(self, expr)}`")
             if attr in kb.VIEW_ATTRIBUTES:
                 return self._view_of(base, expr, state, f"`.{attr}`")
+            if base.nondiff_outputs and attr in ("values", "indices"):
+                return output_at(base, 0 if attr == "values" else 1)
             return UNKNOWN
         if isinstance(base, ModuleVal):
             return self._module_attribute(base, attr, path)
@@ -657,6 +675,15 @@ class FunctionInterpreter:
         return UNKNOWN
 
     def _module_attribute(self, module: ModuleVal, attr: str, path: str | None) -> Value:
+        if module.local_class and module.path != "self":
+            cls = self.index.classes.get(module.local_class)
+            declared = self.flow.init_attributes(cls).get(f"self.{attr}") if cls else None
+            if isinstance(declared, TensorVal):
+                # what `__init__` made it: a parameter (leaf) or a buffer, seen from outside
+                storage = module.params_storage_key if declared.parameter else f"buffer:{module.path}.{attr}"
+                return replace(declared, storage=storage, param_of=module.path if declared.parameter else None,
+                               lineage=frozenset())
+            return declared if isinstance(declared, ModuleVal) else UNKNOWN
         facts = module.facts
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
             if facts is not None and not getattr(facts, "has_parameters", False):
@@ -679,6 +706,8 @@ class FunctionInterpreter:
                     element.slice.value, (cst.List, cst.ListComp)
                 ):
                     advanced = True
+        if isinstance(base, TensorVal) and base.nondiff_outputs and _int_index(expr) is not None:
+            return output_at(base, _int_index(expr) % 2 if _int_index(expr) < 0 else _int_index(expr))
         if isinstance(base, TensorVal):
             if advanced:
                 return self._fresh_from([base], expr, state, f"`{_code(self, expr)}`")
@@ -764,6 +793,10 @@ class FunctionInterpreter:
                     state.env[path] = ArrayVal(storage)
             return TensorVal(fw="torch", storage=storage, requires_grad=False, numpy_shared=True,
                              producer=f"`{_code(self, call)}`", producer_node=call)
+        if qual in kb.BUFFER_CLASSES:
+            self._args(call, state)
+            return TensorVal(fw=fw, storage=new_id(), requires_grad=False,
+                             producer=f"`{_code(self, call)}`", producer_node=call)
         if qual in kb.PARAMETER_CLASSES:
             positional, keywords = self._args(call, state)
             rg = _literal_kw(call, "requires_grad")
@@ -801,6 +834,7 @@ class FunctionInterpreter:
             return self._make_module(qual, module_facts, call, state)
         facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
         positional, keywords = self._args(call, state)
+        facts = kb.refine_overload(fw, facts, _second_is_tensor(positional[1:2]), _keyword_names(call))
         if facts is None:
             if fw in ("torch", "paddle") and any(isinstance(v, TensorVal) for v in positional):
                 return self._opaque_result(positional + list(keywords.values()), call, state,
@@ -904,6 +938,7 @@ class FunctionInterpreter:
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
+        facts = kb.refine_overload(fw, facts, _second_is_tensor(positional[:1]), _keyword_names(call))
         if facts is None:
             if kb.is_inplace_method_name(fw, method):
                 # an in-place method the tables do not know: still a write
@@ -1183,7 +1218,8 @@ class FunctionInterpreter:
             fw = tensors[0].fw if tensors else self.fw
             result = TensorVal(fw=fw, storage=new_id(), requires_grad=rg, producer=op_text,
                                producer_node=node, known=True, lineage=lineage | {op_id},
-                               inference=state.inference)
+                               inference=state.inference,
+                               nondiff_outputs=getattr(facts, "nondiff_outputs", ()))
         if facts.saves_output and may_record and isinstance(result, TensorVal):
             state.add_save(result.storage, Save(op_text.strip("`"), node, op_id, "output", certain))
         return result
@@ -1488,6 +1524,13 @@ def _keyword_names(call: cst.Call) -> frozenset[str]:
     return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
 
 
+def _second_is_tensor(values: list[Value]) -> bool | None:
+    """Whether the argument after the input is a tensor (`max(a, b)`) or not (`max(a, 1)`)."""
+    if not values:
+        return None
+    return isinstance(values[0], TensorVal) or (isinstance(values[0], Unknown) and bool(values[0].lineage))
+
+
 def _arg_expr(call: cst.Call, params: tuple[str, ...], name: str):
     """The expression passed for parameter `name` (by keyword or by position)."""
     for arg in call.args:
@@ -1514,9 +1557,19 @@ def _last_op_id(value: Value) -> int | None:
     return None
 
 
+def output_at(value: TensorVal, index: int) -> TensorVal:
+    """Output `index` of a tuple-returning op: indices never carry grad or lineage."""
+    if index in value.nondiff_outputs:
+        return replace(value, storage=new_id(), requires_grad=False, lineage=frozenset(),
+                       nondiff_outputs=(), leaf=False, view=None, view_of_leaf=False)
+    return replace(value, nondiff_outputs=())
+
+
 def _unpack(value: Value, count: int) -> list[Value]:
     if isinstance(value, SeqVal) and len(value.items) == count:
         return list(value.items)
+    if isinstance(value, TensorVal) and value.nondiff_outputs:
+        return [output_at(value, i) for i in range(count)]
     if isinstance(value, TensorVal) and value.view == "multi":
         return [value] * count
     if isinstance(value, TensorVal):

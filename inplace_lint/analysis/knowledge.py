@@ -35,6 +35,7 @@ BACKWARD_FUNCTIONS = frozenset(
 )
 FROM_NUMPY = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.asarray"})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+BUFFER_CLASSES = frozenset({"torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 PADDLE_CREATE_PARAMETER = frozenset({"paddle.create_parameter", "paddle.static.create_parameter"})
 PADDLE_NO_BUMP_METHODS = frozenset({"set_value", "copy_"})
 NUMPY_INPLACE_METHODS = frozenset({"fill", "sort", "put", "resize", "partition", "itemset"})
@@ -143,3 +144,46 @@ def is_inplace_method_name(fw: str, name: str) -> bool:
     from inplace_lint.knowledge import torch_facts
 
     return torch_facts.is_torch_inplace_method(name)
+
+
+@lru_cache(maxsize=1)
+def _torch_overloads() -> dict:
+    import json
+    from pathlib import Path
+
+    path = Path(_facts.__file__).with_name("torch_ops.json")
+    return json.loads(path.read_text(encoding="ascii"))["overloads"]
+
+
+def _dim_overload_facts(base: _facts.OpFacts, name: str) -> _facts.OpFacts | None:
+    """Facts of `name.dim` (max, min, median, mode, ... with a `dim`): they save indices, not the
+    input, unlike the full reduction. Read from the generated per-overload table."""
+    entry = _torch_overloads().get(f"{name}.dim")
+    if entry is None:
+        return None
+    receiver = base.params[0] if base.params else "self"
+    saves = {}
+    for param, condition in (entry.get("saves") or {}).items():
+        if param in entry.get("tensor_params", ()):
+            saves[receiver if param == "self" else param] = tuple(
+                receiver if c == "self" else c for c in condition
+            )
+    return _replace_facts(base, saves=saves, saves_output="0" in (entry.get("saves_outputs") or {}))
+
+
+def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
+    from dataclasses import replace
+
+    return replace(facts, **changes)
+
+
+def refine_overload(fw: str, facts: _facts.OpFacts | None, second_arg_is_tensor: bool | None,
+                    keywords: frozenset[str]) -> _facts.OpFacts | None:
+    """Pick the `.dim` overload when the call passes a dimension (keyword or second positional)."""
+    if fw != "torch" or facts is None:
+        return facts
+    name = facts.name.rstrip("_")
+    passes_dim = "dim" in keywords or second_arg_is_tensor is False
+    if not passes_dim or "other" in keywords:
+        return facts
+    return _dim_overload_facts(facts, name) or facts

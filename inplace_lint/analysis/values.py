@@ -51,6 +51,8 @@ class TensorVal:
     numpy_shared: bool = False  # shares memory with a numpy array
     param_of: str | None = None  # the module path whose parameter this is
     parameter: bool = False  # an nn.Parameter / module parameter (for IPL006 / paddle rules)
+    nondiff_outputs: tuple[int, ...] = ()  # a tuple result whose outputs at these indices are
+    #                                        integer-like (indices of topk/sort/max(dim)): no grad
 
 
 @dataclass(frozen=True)

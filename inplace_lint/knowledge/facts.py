@@ -39,6 +39,7 @@ class OpFacts:
     version_alias_of: str | None = None
     out_param: str | None = None  # name of the out= keyword when the op accepts one
     differentiable: bool = True  # False: result never requires grad (argmax, comparisons, ...)
+    nondiff_outputs: tuple[int, ...] = ()  # outputs that never require grad (indices of topk, ...)
     returns_tensor: bool = True
 
 

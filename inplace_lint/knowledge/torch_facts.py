@@ -167,6 +167,7 @@ def _op_facts(
         out_param="out" if "out" in entry.get("out", ()) else None,
         differentiable=entry.get("differentiable", True),
         returns_tensor=entry.get("returns_tensor", True),
+        nondiff_outputs=tuple(entry.get("nondiff_outputs", ())),
     )
 
 
