@@ -59,7 +59,11 @@ DEFAULT_EXCLUDE = (
 
 # Options that reach the pipeline rather than one rule (name -> accepted type; 0 turns a budget
 # off). Rules add theirs with an ``OPTIONS`` class attribute (name -> default value or type).
-PIPELINE_OPTIONS: dict[str, Any] = {"max-file-bytes": int, "max-file-lines": int}
+PIPELINE_OPTIONS: dict[str, Any] = {
+    "max-file-bytes": int,
+    "max-file-lines": int,
+    "max-file-seconds": float,
+}
 
 _LIST_KEYS = (
     "select",

@@ -46,21 +46,29 @@ _MENTION = re.compile(r"\b(?:torch|paddle)\b")
 _ODD_LINE_BREAK = re.compile(r"\r(?!\n)|[\x0b\x1c-\x1e\x85\u2028\u2029]")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
-# Module classes whose `inplace` flag can be passed positionally (`nn.ReLU(True)`,
-# `nn.Dropout(0.1, True)`): the flag's position. A call passing that many arguments is a candidate.
-# tests/speed/test_prefilter.py checks this against the knowledge tables.
-INPLACE_POSITION = {
+# Calls that write in place when a flag is set (`inplace=True`, `max_norm=`), and the flag's
+# position when passed positionally (`nn.ReLU(True)`, `F.dropout(x, 0.1, True, True)`): a call
+# passing that many arguments, or the flag by keyword, is a candidate. The test suite checks this
+# table against every module and function of the knowledge tables that takes such a flag.
+FLAG_KEYWORDS = frozenset({"inplace", "max_norm"})
+FLAG_POSITIONS = {
     **dict.fromkeys("ReLU ReLU6 SELU SiLU Hardswish Hardsigmoid Mish".split(), 0),
     **dict.fromkeys("LeakyReLU ELU CELU AlphaDropout FeatureAlphaDropout".split(), 1),
     **dict.fromkeys("Dropout Dropout1d Dropout2d Dropout3d".split(), 1),
     **dict.fromkeys("Hardtanh Threshold RReLU".split(), 2),
+    "Embedding": 3,
+    **dict.fromkeys("relu relu6 selu silu hardswish hardsigmoid mish".split(), 1),
+    **dict.fromkeys("leaky_relu elu celu".split(), 2),
+    **dict.fromkeys("hardtanh threshold dropout dropout1d dropout2d dropout3d".split(), 3),
+    **dict.fromkeys("alpha_dropout feature_alpha_dropout embedding".split(), 3),
+    "rrelu": 4,
 }
 # Calls that are candidates whatever their arguments: optimizer steps, Paddle's version-free
 # writes, and everything that shares memory with numpy.
 CANDIDATE_CALLS = frozenset(
     "step set_value numpy from_numpy as_tensor asarray frombuffer from_dlpack".split()
 )
-CANDIDATE_KEYWORDS = frozenset({"inplace", "out"})
+CANDIDATE_KEYWORDS = FLAG_KEYWORDS | {"out"}
 # Methods through which a local module's instances are called.
 MODULE_ENTRY_METHODS = ("forward", "__call__", "_forward_impl")
 _AUTOGRAD_FUNCTION_BASES = ("Function", "PyLayer", "InplaceFunction")
@@ -95,27 +103,23 @@ def plan(text: str) -> Plan:
     if tree is None:
         return Plan("full", reason="does not parse with ast")
     try:
-        units = _collect_units(tree)
+        module = _Module(tree)
     except RecursionError:
         return Plan("full", reason="too deep for the triage")
-    if not any(u.seed for u in units):
+    if not any(u.seed for u in module.units):
         return Plan("skip", reason="no in-place candidate")
     if _ODD_LINE_BREAK.search(text):
         return Plan("full", reason="unusual line breaks")
-    needed = _needed(units)
     lines = _LINE.findall(text)
-    dropped = [u for u in units if u not in needed and not _mentions_noqa(u, lines)]
-    dropped = _outermost(dropped)
-    dropped_rows = sum(u.end - u.start + 1 for u in dropped)
-    if not dropped or dropped_rows < (1 - _FULL_ENOUGH) * len(lines):
+    needed = _with_dependencies(_writers(module), module)
+    blanked = _blank(lines, module, needed)
+    if blanked < (1 - _FULL_ENOUGH) * len(lines):
         return Plan("full", reason="nearly everything is needed", total_lines=len(lines))
-    for unit in dropped:
-        _stub_out(lines, unit)
     return Plan(
         "reduced",
         "".join(lines),
-        reason=f"{len(dropped)} units blanked",
-        kept_lines=len(lines) - dropped_rows,
+        reason=f"{blanked} of {len(lines)} lines blanked",
+        kept_lines=len(lines) - blanked,
         total_lines=len(lines),
     )
 
@@ -130,45 +134,104 @@ def _parse(text: str) -> ast.Module | None:
 
 
 # --------------------------------------------------------------------------------------------
-# Units
+# Units: what the analysis indexes (analysis/index.py), so what can be kept or stubbed alone
 
 
 @dataclass(eq=False)
 class _Unit:
-    kind: str  # "function" | "class" | "method"
+    kind: str  # "module" (the top-level statements) | "function" | "class" | "method"
     name: str
-    start: int  # first row (its first decorator), 1-based
-    end: int  # last row
-    indent_row: int  # the row whose indentation the stub takes (the first row)
+    node: ast.AST | None = None
     owner: _Unit | None = None  # the class of a method
-    seed: bool = False
-    # identifiers read: Name ids and attribute names in Load context
-    loads: set[str] = field(default_factory=set)
-    # class only: the skeleton's assignments (target names, holds a candidate, names read)
+    seed: bool = False  # holds in-place syntax
+    names: set[str] = field(default_factory=set)  # identifiers it uses (names and attributes)
+    # class only
+    methods: dict[str, list[_Unit]] = field(default_factory=dict)  # by name, `__init__` too
+    bases: set[str] = field(default_factory=set)  # names in its bases
+    # `self.x = ...` in `__init__`: (names assigned, holds in-place syntax, names used)
     assigns: list[tuple[frozenset[str], bool, frozenset[str]]] = field(default_factory=list)
-    methods: dict[str, list[_Unit]] = field(default_factory=dict)  # class only
-    bases: set[str] = field(default_factory=set)  # class only: names in its bases
-    members: list[_Unit] = field(default_factory=list)  # class only: every method unit
+    body: list[ast.stmt] = field(default_factory=list)  # class-level statements (not analysed)
+
+    @property
+    def init(self) -> list[_Unit]:
+        return self.methods.get("__init__", [])
 
 
-def _collect_units(tree: ast.Module) -> list[_Unit]:
-    units: list[_Unit] = []
-    _collect_body(tree.body, units, depth=0)
-    return units
+class _Module:
+    def __init__(self, tree: ast.Module) -> None:
+        self.top = _Unit("module", "<module>")
+        self.units: list[_Unit] = [self.top]
+        self.functions: dict[str, list[_Unit]] = {}
+        self.classes: dict[str, list[_Unit]] = {}
+        top_nodes: list[ast.AST] = []
+        self._collect(tree.body, top_nodes, depth=0)
+        self.top.seed, self.top.names = _scan(top_nodes)
 
+    def _collect(self, body: list[ast.stmt], top_nodes: list[ast.AST], depth: int) -> None:
+        """Mirrors ``analysis.index``: module body, and if/try/with blocks a few levels down."""
+        for stmt in body:
+            if isinstance(stmt, _DEFS):
+                unit = _Unit("function", stmt.name, stmt)
+                unit.seed, unit.names = _scan([stmt])
+                self.units.append(unit)
+                self.functions.setdefault(stmt.name, []).append(unit)
+            elif isinstance(stmt, ast.ClassDef):
+                self._add_class(stmt)
+            elif depth < 3 and isinstance(stmt, _BLOCK_STATEMENTS):
+                top_nodes.extend(_block_header(stmt))
+                for block in _blocks(stmt):
+                    self._collect(block, top_nodes, depth + 1)
+            else:
+                top_nodes.append(stmt)
 
-def _collect_body(body: list[ast.stmt], units: list[_Unit], depth: int) -> None:
-    """Mirrors ``analysis.index``: module body, and if/try/with blocks a few levels down."""
-    for stmt in body:
-        if isinstance(stmt, _DEFS):
-            unit = _Unit("function", stmt.name, _start(stmt), stmt.end_lineno, _start(stmt))
-            unit.seed, unit.loads = _scan([stmt])
-            units.append(unit)
-        elif isinstance(stmt, ast.ClassDef):
-            _add_class_units(stmt, units)
-        elif depth < 3 and isinstance(stmt, _BLOCK_STATEMENTS):
-            for block in _blocks(stmt):
-                _collect_body(block, units, depth + 1)
+    def _add_class(self, stmt: ast.ClassDef) -> None:
+        cls = _Unit("class", stmt.name, stmt)
+        _, cls.bases = _scan([*stmt.bases, *stmt.keywords])
+        _, cls.names = _scan([*stmt.decorator_list, *stmt.bases, *stmt.keywords])
+        autograd_function = any(_last_name(b).endswith(_AUTOGRAD_FUNCTION_BASES) for b in stmt.bases)
+        self.units.append(cls)
+        self.classes.setdefault(stmt.name, []).append(cls)
+        for inner in stmt.body:
+            if not isinstance(inner, _DEFS):
+                cls.body.append(inner)
+                continue
+            method = _Unit("method", inner.name, inner, owner=cls)
+            method.seed, method.names = _scan([inner])
+            method.seed = method.seed or autograd_function
+            cls.methods.setdefault(inner.name, []).append(method)
+            self.units.append(method)
+            if inner.name == "__init__":
+                for node in ast.walk(inner):
+                    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                        seed, names = _scan([node])
+                        cls.assigns.append((frozenset(_target_names(node)), seed, frozenset(names)))
+
+    def named(self, table: dict[str, list[_Unit]], names: set[str]) -> list[_Unit]:
+        found: list[_Unit] = []
+        for name in names & table.keys():
+            found.extend(table[name])
+        return found
+
+    def lineage(self, cls: _Unit) -> list[_Unit]:
+        """The class and its local base classes, transitively."""
+        out, todo = [], [cls]
+        while todo:
+            current = todo.pop()
+            if current not in out:
+                out.append(current)
+                todo.extend(self.named(self.classes, current.bases))
+        return out
+
+    def siblings(self, unit: _Unit) -> list[_Unit]:
+        """Definitions the analysis indexes under the same key (redefinitions, property setters):
+        kept or stubbed together, so the index holds the same one either way."""
+        if unit.kind == "method":
+            return unit.owner.methods[unit.name]
+        if unit.kind == "function":
+            return self.functions[unit.name]
+        if unit.kind == "class":
+            return self.classes[unit.name]
+        return [unit]
 
 
 def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
@@ -181,29 +244,13 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return out
 
 
-def _add_class_units(stmt: ast.ClassDef, units: list[_Unit]) -> None:
-    cls = _Unit("class", stmt.name, _start(stmt), stmt.end_lineno, _start(stmt))
-    skeleton: list[ast.AST] = [*stmt.decorator_list, *stmt.bases, *stmt.keywords]
-    _, cls.bases = _scan([*stmt.bases, *stmt.keywords])
-    autograd_function = any(_last_name(b).endswith(_AUTOGRAD_FUNCTION_BASES) for b in stmt.bases)
-    for inner in stmt.body:
-        if isinstance(inner, _DEFS) and inner.name != "__init__":
-            method = _Unit("method", inner.name, _start(inner), inner.end_lineno, _start(inner))
-            method.owner = cls
-            method.seed, method.loads = _scan([inner])
-            method.seed = method.seed or autograd_function
-            cls.methods.setdefault(inner.name, []).append(method)
-            cls.members.append(method)
-        else:
-            skeleton.append(inner)
-            for node in ast.walk(inner):
-                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                    seed, loads = _scan([node])
-                    cls.assigns.append((frozenset(_target_names(node)), seed, frozenset(loads)))
-    cls.seed, cls.loads = _scan(skeleton)
-    cls.seed = cls.seed or autograd_function
-    units.append(cls)
-    units.extend(cls.members)
+def _block_header(stmt: ast.stmt) -> list[ast.AST]:
+    """The parts of an if/try/with statement outside its blocks."""
+    if isinstance(stmt, ast.If):
+        return [stmt.test]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return list(stmt.items)
+    return [h.type for h in stmt.handlers if h.type is not None]
 
 
 def _start(node: ast.AST) -> int:
@@ -284,7 +331,7 @@ def _is_candidate_call(node: ast.Call, name: str) -> bool:
     for keyword in node.keywords:
         if keyword.arg in CANDIDATE_KEYWORDS:
             return True
-    position = INPLACE_POSITION.get(name)
+    position = FLAG_POSITIONS.get(name)
     return position is not None and len(node.args) > position
 
 
@@ -335,163 +382,175 @@ _CANDIDATE_TESTS = {
 
 # --------------------------------------------------------------------------------------------
 # Which units are needed
+#
+# Up: the units whose events can change because of a seed ("writers"): callers of a writing
+# function or method (its writes are reported at the call site, and its callers decide whether
+# it runs under no_grad), users of an attribute that `__init__` built with in-place syntax
+# (`self.act = nn.ReLU(inplace=True)`), users of a local module class whose forward writes.
+# Down: everything the writers' analysis reads: callees' summaries, local classes (their kind,
+# and the forward of the modules they call), `__init__` and base classes for `self.*` facts.
 
 
-def _needed(units: list[_Unit]) -> set[_Unit]:
-    index = _Index(units)
-    writers = _writers(units, index)
-    return _with_dependencies(writers, index)
-
-
-class _Index:
-    def __init__(self, units: list[_Unit]) -> None:
-        self.functions: dict[str, list[_Unit]] = {}
-        self.classes: dict[str, list[_Unit]] = {}
-        for unit in units:
-            if unit.kind == "function":
-                self.functions.setdefault(unit.name, []).append(unit)
-            elif unit.kind == "class":
-                self.classes.setdefault(unit.name, []).append(unit)
-
-    def classes_named(self, names: set[str]) -> list[_Unit]:
-        found = []
-        for name in names & self.classes.keys():
-            found.extend(self.classes[name])
-        return found
-
-    def siblings(self, unit: _Unit) -> list[_Unit]:
-        """Units the analysis indexes under the same key (redefinitions, property setters): kept
-        or dropped together, so the index holds the same definition either way."""
-        if unit.kind == "method":
-            return unit.owner.methods[unit.name]
-        table = self.functions if unit.kind == "function" else self.classes
-        return table[unit.name]
-
-    def lineage(self, cls: _Unit) -> list[_Unit]:
-        """The class and its local base classes, transitively."""
-        out, todo = [], [cls]
-        while todo:
-            current = todo.pop()
-            if current in out:
-                continue
-            out.append(current)
-            todo.extend(self.classes_named(current.bases))
-        return out
-
-
-def _writers(units: list[_Unit], index: _Index) -> set[_Unit]:
-    """Seeds, and every unit whose events can change because of one (fixpoint)."""
-    writers = {u for u in units if u.seed}
+def _writers(module: _Module) -> set[_Unit]:
+    writers = {u for u in module.units if u.seed}
     while True:
-        hot_names: set[str] = set()  # functions that write; local modules whose forward writes
+        hot: set[str] = set()  # writing functions; local modules whose forward writes
         hot_methods: list[_Unit] = []
         for unit in writers:
             if unit.kind == "function":
-                hot_names.add(unit.name)
+                hot.add(unit.name)
             elif unit.kind == "method":
                 hot_methods.append(unit)
                 if unit.name in MODULE_ENTRY_METHODS:
-                    hot_names.add(unit.owner.name)
-        hot_attributes = {
-            name
-            for cls in index.classes.values()
-            for unit in cls
-            for targets, seed, loads in unit.assigns
-            if seed or loads & hot_names
-            for name in targets
-        }
-        hot = hot_names | hot_attributes
-        added = set()
-        for unit in units:
-            if unit in writers:
-                continue
-            if unit.loads & hot or any(_may_call_method(unit, m) for m in hot_methods):
-                added.add(unit)
+                    hot.add(unit.owner.name)
+        for classes in module.classes.values():
+            for cls in classes:
+                for targets, seed, names in cls.assigns:
+                    if seed or not names.isdisjoint(hot):
+                        hot |= targets
+        added = [
+            unit
+            for unit in module.units
+            if unit not in writers
+            and unit.kind != "class"
+            and (not unit.names.isdisjoint(hot) or any(_may_call(unit, m) for m in hot_methods))
+        ]
         if not added:
             return writers
-        writers |= added
+        writers.update(added)
 
 
-def _may_call_method(unit: _Unit, method: _Unit) -> bool:
+def _may_call(unit: _Unit, method: _Unit) -> bool:
     """`self.m(...)` inside the method's class, or `x.m(...)` where x can be its instance."""
-    if method.name not in unit.loads:
+    if method.name not in unit.names or method.name == "__init__":
         return False
     cls = method.owner
-    if unit is cls or unit.owner is cls:
+    if unit.owner is cls or cls.name in unit.names:
         return True
-    if cls.name in unit.loads:
-        return True
-    return unit.owner is not None and cls.name in unit.owner.loads
+    return unit.owner is not None and any(cls.name in init.names for init in unit.owner.init)
 
 
-def _with_dependencies(writers: set[_Unit], index: _Index) -> set[_Unit]:
-    """Everything the analysis of ``writers`` reads: callees, classes, bases, modules."""
+def _with_dependencies(writers: set[_Unit], module: _Module) -> set[_Unit]:
     needed: set[_Unit] = set()
     todo = list(writers)
     while todo:
         unit = todo.pop()
-        if unit in needed:
-            continue
-        needed.add(unit)
-        todo.extend(_dependencies(unit, index))
+        if unit not in needed:
+            needed.add(unit)
+            todo.extend(_dependencies(unit, module))
     return needed
 
 
-def _dependencies(unit: _Unit, index: _Index) -> list[_Unit]:
-    deps: list[_Unit] = list(index.siblings(unit))
-    loads = unit.loads
-    for name in loads & index.functions.keys():
-        deps.extend(index.functions[name])
-    if unit.kind == "class":
-        deps.extend(index.classes_named(unit.bases))
-        referenced = index.classes_named(loads)
-        deps.extend(referenced)  # instantiated in __init__: their kind matters, not their code
-        deps.extend(_methods_named(unit, loads))  # self.m() in __init__
-        return deps
-    if unit.owner is not None:
-        deps.append(unit.owner)
-        deps.extend(_methods_named(unit.owner, loads))  # self.m()
-    referenced = index.classes_named(loads)
-    for cls in referenced:  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
+def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
+    deps = list(module.siblings(unit))
+    names = unit.names
+    if unit.kind == "class":  # its kind: the bases' kinds
+        return deps + module.named(module.classes, unit.bases)
+    deps += module.named(module.functions, names)
+    entry_and_named = names | set(MODULE_ENTRY_METHODS)
+    for cls in module.named(module.classes, names):  # `Block(...)`, `Fn.apply(x)`, `blk.m()`
         deps.append(cls)
-        deps.extend(_methods_named(cls, loads | set(MODULE_ENTRY_METHODS)))
-    if unit.owner is not None:  # `self.block(x)`: the classes `__init__` built `block` from
-        for cls in index.lineage(unit.owner):
-            for targets, _, assign_loads in cls.assigns:
-                if targets & loads:
-                    for module in index.classes_named(set(assign_loads)):
-                        deps.append(module)
-                        deps.extend(_methods_named(module, loads | set(MODULE_ENTRY_METHODS)))
+        if unit.kind != "method" or unit.name != "__init__":
+            deps += _methods_named(cls, entry_and_named)
+    if unit.owner is None:
+        return deps
+    owner = unit.owner
+    deps.append(owner)
+    deps += _methods_named(owner, names)  # self.m()
+    for cls in module.lineage(owner):  # `self.*` facts come from `__init__`, inherited too
+        deps.append(cls)
+        deps += cls.init
+        for targets, _, assigned in cls.assigns:
+            if not targets.isdisjoint(names):  # `self.block(x)`: the classes `block` is built from
+                for built in module.named(module.classes, set(assigned)):
+                    deps.append(built)
+                    deps += _methods_named(built, entry_and_named)
     return deps
 
 
 def _methods_named(cls: _Unit, names: set[str]) -> list[_Unit]:
-    out = []
+    found: list[_Unit] = []
     for name in names & cls.methods.keys():
-        out.extend(cls.methods[name])
-    return out
+        found.extend(cls.methods[name])
+    return found
 
 
 # --------------------------------------------------------------------------------------------
 # The reduced text
 
 
-def _mentions_noqa(unit: _Unit, lines: list[str]) -> bool:
-    return any("noqa" in line.lower() for line in lines[unit.start - 1 : unit.end])
+def _blank(lines: list[str], module: _Module, needed: set[_Unit]) -> int:
+    """Stub out what is not needed, in place; returns the number of rows blanked."""
+    blanked = 0
+    for unit in module.units:
+        if unit.kind == "function" and unit not in needed:
+            blanked += _stub(lines, unit.node, f"def {unit.name}(): pass")
+        elif unit.kind == "class":
+            blanked += _blank_class(lines, unit, needed)
+    return blanked
 
 
-def _outermost(units: list[_Unit]) -> list[_Unit]:
-    """Drop methods whose class is dropped too (the class stub covers them)."""
-    dropped = set(units)
-    return [u for u in units if u.owner is None or u.owner not in dropped]
+def _blank_class(lines: list[str], cls: _Unit, needed: set[_Unit]) -> int:
+    node = cls.node
+    if cls not in needed and not any(m in needed for ms in cls.methods.values() for m in ms):
+        return _stub(lines, node, f"class {cls.name}: pass")
+    if not _starts_row(lines, node.body[0]):
+        return 0  # `class A: x = 1`: the body is on the header's row; keep the class whole
+    blanked = 0
+    for methods in cls.methods.values():
+        for method in methods:
+            if method not in needed:
+                blanked += _stub(lines, method.node, f"def {method.name}(): pass")
+    # Class-level statements are never analysed; blank them unless they share rows or carry a
+    # `noqa`. If nothing else is left in the body, one `pass` keeps it a body.
+    body = cls.body
+    if body and all(_starts_row(lines, s) for s in body) and _rows_apart(body):
+        if not any(_has_noqa(lines, s) for s in body):
+            row = _start(body[0]) - 1
+            indent = _indent(lines[row])
+            for stmt in body:
+                blanked += _stub(lines, stmt, None)
+            if not cls.methods:
+                lines[row] = indent + "pass" + _newline(lines[row])
+    return blanked
 
 
-def _stub_out(lines: list[str], unit: _Unit) -> None:
-    first = lines[unit.start - 1]
-    indent = first[: len(first) - len(first.lstrip(" \t\f"))]
-    newline = "\r\n" if first.endswith("\r\n") else "\n"
-    stub = f"class {unit.name}: pass" if unit.kind == "class" else f"def {unit.name}(): pass"
-    lines[unit.start - 1] = indent + stub + newline
-    for row in range(unit.start, unit.end):
-        line = lines[row]
-        lines[row] = "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
+def _stub(lines: list[str], node: ast.AST, stub: str | None) -> int:
+    """Replace ``node``'s rows by ``stub`` (on its first row) and blank rows; nothing if the
+    rows hold a `noqa` (suppressions must see the same comments). Returns the rows blanked."""
+    if _has_noqa(lines, node):
+        return 0
+    start, end = _start(node), node.end_lineno
+    row = start - 1
+    if stub is not None:
+        lines[row] = _indent(lines[row]) + stub + _newline(lines[row])
+        row += 1
+    for row in range(row, end):
+        lines[row] = _newline(lines[row])
+    return end - start + (stub is None)
+
+
+def _has_noqa(lines: list[str], node: ast.AST) -> bool:
+    return any("noqa" in lines[row].lower() for row in range(_start(node) - 1, node.end_lineno))
+
+
+def _starts_row(lines: list[str], node: ast.AST) -> bool:
+    """Nothing but indentation before the statement on its first row."""
+    if getattr(node, "decorator_list", None):
+        return True  # a decorator starts its row
+    return not lines[node.lineno - 1][: node.col_offset].strip()
+
+
+def _rows_apart(stmts: list[ast.stmt]) -> bool:
+    """No two statements share a row (`x = 1; y = 2`)."""
+    return all(a.end_lineno < _start(b) for a, b in zip(stmts, stmts[1:]))
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t\f"))]
+
+
+def _newline(line: str) -> str:
+    if line.endswith("\r\n"):
+        return "\r\n"
+    return "\n" if line.endswith("\n") else ""

@@ -206,6 +206,7 @@ class FunctionInterpreter:
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
+        self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
 
@@ -288,6 +289,7 @@ class FunctionInterpreter:
             elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
                 continue
+            self.param_entry_rg[storage] = rg
             state.env[name] = TensorVal(
                 fw=self.fw,
                 storage=storage,
@@ -1354,6 +1356,12 @@ class FunctionInterpreter:
             full_slice=full_slice,
             callee_node=callee,
             constructor_node=constructor,
+        )
+        write.caller_state_update = (
+            tensor.storage in self.param_storages
+            and self.param_entry_rg.get(tensor.storage) is not True
+            and not self.is_forward_like
+            and how != "helper"
         )
         write.aliased = any(
             isinstance(v, TensorVal) and v.storage == tensor.storage and k != path

@@ -38,6 +38,9 @@ class Write:
     constructor_node: cst.CSTNode | None = None  # e.g. the `nn.ReLU(inplace=True)` for fixes
     guarded_by_caller: bool = False  # set after the module's call graph is known
     aliased: bool = False  # another name refers to the same tensor at the write
+    # the write updates an argument the caller passed without grad (a cache or recurrent state):
+    # whether a backward ever reaches the saving op depends on the caller's context
+    caller_state_update: bool = False
 
     @property
     def effective_grad(self) -> bool:

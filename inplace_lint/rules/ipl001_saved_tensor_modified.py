@@ -106,6 +106,8 @@ class SavedTensorModified(Rule):
         for write in analysis.writes:
             if write.fw != "torch" or not write.bumps_version or runs_without_grad(write):
                 continue
+            if write.caller_state_update:
+                continue  # reported at the caller, where the saves and the backward are known
             saves = version_checked_saves(write)
             if not saves or is_leaf_error(write) or is_parameter_update(write):
                 continue

@@ -1,0 +1,387 @@
+"""Lint many files: the result cache first, then worker processes for what is left.
+
+* The parent resolves each file's settings, reads and hashes the files that have a cache entry,
+  and answers those from the cache without importing libcst.
+* The rest goes to worker processes (all cores by default, ``jobs``), largest files first so the
+  long ones do not end the run alone. Each worker receives the table of distinct settings once,
+  imports the analysis once, and sends back only the result (the file's text only when there is
+  a diagnostic to show it with). With ``jobs=1``, or when only a little is left to lint, the work
+  runs in this process: starting workers would cost more than it saves.
+* Before libcst sees a file, ``prefilter.plan`` decides what of it can hold a finding
+  (docs/performance.md). Fixing and notebooks take the full path through ``files.lint_file``.
+* Each file has a time budget (option ``max-file-seconds``, default 60): a file over it is
+  reported as IPL904 and the run goes on.
+
+Results come back sorted by path, whatever the parallelism.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from inplace_lint.diagnostics import Diagnostic, Position, Span
+from inplace_lint.results import FileResult
+from inplace_lint.settings import Settings
+
+DEFAULT_MAX_SECONDS = 60
+# Below this much work (bytes of source to lint) the run stays in process.
+IN_PROCESS_BYTES = 400_000
+
+
+@dataclass
+class RunStats:
+    """What a run did; filled in when passed to ``run`` (the benchmark reads it)."""
+
+    files: int = 0
+    cached: int = 0
+    linted: int = 0
+    workers: int = 0  # 0: in process
+    plans: dict[str, int] = field(default_factory=dict)  # prefilter outcome -> files
+    worker_peak_rss: dict[int, int] = field(default_factory=dict)  # pid -> peak RSS, bytes
+    wall: float = 0.0
+
+
+@dataclass(frozen=True)
+class _Task:
+    index: int
+    path: str
+    settings_id: int
+    size: int
+
+
+def run(
+    files: list[Path],
+    settings_for: Callable[[Path], Settings],
+    *,
+    jobs: int | None = None,
+    cache_dir: Path | None = None,
+    fix: str = "none",
+    stats: RunStats | None = None,
+) -> list[FileResult]:
+    """Lint (or fix) ``files``; ``cache_dir`` None means no cache. Sorted by path."""
+    started = time.perf_counter()
+    stats = stats if stats is not None else RunStats()
+    stats.files = len(files)
+    table: list[Settings] = []
+    ids: dict[str, int] = {}
+    settings_ids = []
+    for path in files:
+        settings = settings_for(path)
+        key = settings.cache_key()
+        if key not in ids:
+            ids[key] = len(table)
+            table.append(settings)
+        settings_ids.append(ids[key])
+
+    cache = None
+    if cache_dir is not None:
+        from inplace_lint.cache import Cache
+
+        cache = Cache(cache_dir)
+    packs = [_pack_key(table[i], fix) for i in range(len(table))] if cache else []
+
+    results: list[FileResult | None] = [None] * len(files)
+    tasks: list[_Task] = []
+    for index, path in enumerate(files):
+        name = os.fspath(path)
+        sid = settings_ids[index]
+        size, raw = _stat_and_maybe_read(name, cache is not None and cache.has_entry(packs[sid], name))
+        if raw is not None:
+            from inplace_lint.cache import digest
+
+            hit = cache.get(packs[sid], name, digest(raw))
+            if hit is not None:
+                results[index] = _from_cache(hit, name, raw)
+                stats.cached += 1
+                continue
+        tasks.append(_Task(index, name, sid, size))
+
+    stats.linted = len(tasks)
+    for index, content_digest, result in _lint_all(tasks, table, fix, jobs, stats):
+        results[index] = result
+        if cache is not None and content_digest is not None:
+            cache.put(packs[settings_ids[index]], result.path, content_digest, result)
+    if cache is not None:
+        cache.save()
+    stats.wall = time.perf_counter() - started
+    done = [r for r in results if r is not None]
+    return sorted(done, key=lambda r: r.path)
+
+
+def _pack_key(settings: Settings, fix: str) -> str:
+    from inplace_lint.cache import Cache
+
+    return Cache.pack_key(settings, fix)
+
+
+def _stat_and_maybe_read(path: str, read: bool) -> tuple[int, bytes | None]:
+    """The file's size (for scheduling) and, when a cache entry may match, its bytes. Special
+    files are never opened here (a FIFO would block); the worker reports them."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 0, None
+    if not stat.S_ISREG(st.st_mode) or not read:
+        return st.st_size, None
+    try:
+        with open(path, "rb") as f:
+            return st.st_size, f.read()
+    except OSError:
+        return st.st_size, None
+
+
+def _from_cache(hit: FileResult, path: str, raw: bytes) -> FileResult:
+    source = hit.source
+    if source is None and hit.diagnostics and hit.cell_map is None:
+        from inplace_lint.sources import SourceError, decode_source
+
+        try:
+            source = decode_source(raw, path).text
+        except SourceError:
+            source = None
+    return replace(hit, path=path, source=source, diagnostics=list(hit.diagnostics))
+
+
+# --------------------------------------------------------------------------------------------
+# Scheduling
+
+
+def _lint_all(
+    tasks: list[_Task], table: list[Settings], fix: str, jobs: int | None, stats: RunStats
+) -> Iterable[tuple[int, bytes | None, FileResult]]:
+    if not tasks:
+        return
+    tasks = sorted(tasks, key=lambda t: (-t.size, t.index))
+    workers = _worker_count(jobs, tasks)
+    if workers <= 1:
+        _init_worker(table, fix)
+        for task in tasks:
+            index, content_digest, result, _, _, kind = _lint_task(task)
+            stats.plans[kind] = stats.plans.get(kind, 0) + 1
+            yield index, content_digest, result
+        return
+    stats.workers = workers
+    yield from _in_pool(tasks, table, fix, workers, stats)
+
+
+def _worker_count(jobs: int | None, tasks: list[_Task]) -> int:
+    if jobs is not None and jobs >= 1:
+        wanted = jobs
+    else:
+        wanted = _cpu_count()
+    if wanted > 1 and sum(t.size for t in tasks) < IN_PROCESS_BYTES:
+        return 1
+    return max(1, min(wanted, len(tasks)))
+
+
+def _cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _in_pool(tasks, table, fix, workers, stats):
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool = context.Pool(workers, initializer=_init_worker, initargs=(table, fix))
+    try:
+        for index, content_digest, result, pid, rss, kind in pool.imap_unordered(
+            _lint_task, tasks, chunksize=1
+        ):
+            stats.worker_peak_rss[pid] = max(rss, stats.worker_peak_rss.get(pid, 0))
+            stats.plans[kind] = stats.plans.get(kind, 0) + 1
+            yield index, content_digest, result
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+# --------------------------------------------------------------------------------------------
+# In a worker (or in process)
+
+
+class _WorkerState:
+    table: list[Settings] = []
+    fix: str = "none"
+
+
+_WORKER = _WorkerState()
+
+
+def _init_worker(table: list[Settings], fix: str) -> None:
+    _WORKER.table = table
+    _WORKER.fix = fix
+    # Load the pipeline once, before the first file: rules, analysis, knowledge tables.
+    import inplace_lint.analysis.engine  # noqa: F401
+    import inplace_lint.api  # noqa: F401
+    from inplace_lint.rules import all_rules
+
+    all_rules()
+
+
+def _lint_task(task: _Task):
+    settings = _WORKER.table[task.settings_id]
+    content_digest, kind = None, "error"
+    try:
+        with _time_budget(_max_seconds(settings)):
+            content_digest, result, kind = _lint_one(task.path, settings, _WORKER.fix)
+    except _OverBudget:
+        result = FileResult(task.path, _meta(settings, "IPL904", _over_time(settings)))
+        content_digest, kind = None, "over time"
+    except Exception as error:  # noqa: BLE001 - one bad file must not end the run
+        from inplace_lint.api import format_exception
+
+        diags = _meta(settings, "IPL903", f"Internal error in the runner on {task.path}: {error}")
+        diags = [replace(d, detail=format_exception(error)) for d in diags]
+        result = FileResult(task.path, diags)
+    if not result.diagnostics and result.fixed_source is None:
+        result.source = None  # nothing to show it with: do not send the text back
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return task.index, content_digest, result, os.getpid(), rss, kind
+
+
+def _lint_one(path: str, settings: Settings, fix: str) -> tuple[bytes | None, FileResult, str]:
+    """(digest of the bytes linted, result, how: the prefilter's plan, "fix", "notebook", ...)."""
+    from inplace_lint.cache import digest
+    from inplace_lint.files import is_notebook, lint_file
+    from inplace_lint.sources import DEFAULT_MAX_BYTES, SourceError, read_source
+
+    if fix != "none" or is_notebook(path):
+        raw = _read_quietly(path)
+        result = lint_file(path, settings, fix=fix)
+        kind = "notebook" if is_notebook(path) else "fix"
+        return (digest(raw) if raw is not None else None), result, kind
+    max_bytes = settings.options.get("max-file-bytes", DEFAULT_MAX_BYTES) or None
+    try:
+        source_file = read_source(path, max_bytes=max_bytes)
+    except SourceError:
+        return None, lint_file(path, settings), "unreadable"  # it reports the error
+    result, kind = lint_python(source_file.text, path, settings)
+    return digest(source_file.raw), result, kind
+
+
+def lint_python(text: str, filename: str, settings: Settings) -> tuple[FileResult, str]:
+    """``api.lint_source`` on what the prefilter keeps of ``text``: the same diagnostics. Also
+    returns the prefilter's plan ("skip", "reduced", "full")."""
+    from inplace_lint import api, prefilter
+
+    plan = prefilter.plan(text) if not _over_budget(text, settings) else None
+    kind = plan.kind if plan is not None else "full"
+    if kind == "skip":
+        from inplace_lint.suppressions import apply_suppressions
+
+        diagnostics = sorted(apply_suppressions(text, [], settings), key=lambda d: d.sort_key)
+    else:
+        analysed = plan.text if kind == "reduced" else text
+        diagnostics = api.lint_source(analysed, filename, settings)
+    return FileResult(filename, diagnostics, source=text), kind
+
+
+def _over_budget(text: str, settings: Settings) -> bool:
+    """Over the line or byte budget: the API reports IPL904 for it (on the full text)."""
+    from inplace_lint.api import DEFAULT_MAX_LINES
+    from inplace_lint.sources import DEFAULT_MAX_BYTES
+
+    max_lines = _limit(settings, "max-file-lines", DEFAULT_MAX_LINES)
+    if max_lines is not None and text.count("\n") + text.count("\r") >= max_lines:
+        return True
+    max_bytes = _limit(settings, "max-file-bytes", DEFAULT_MAX_BYTES)
+    return max_bytes is not None and len(text) * 4 > max_bytes
+
+
+def _limit(settings: Settings, key: str, default: int) -> int | None:
+    value = settings.options.get(key, default)
+    if value is None or value == 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return default
+    return value
+
+
+def _read_quietly(path: str) -> bytes | None:
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# The time budget
+
+
+class _OverBudget(BaseException):
+    """Raised by the alarm; a BaseException so that no `except Exception` inside the pipeline
+    (which turns errors into IPL903) can swallow it."""
+
+
+def _max_seconds(settings: Settings) -> float | None:
+    value = settings.options.get("max-file-seconds", DEFAULT_MAX_SECONDS)
+    if value is None or value == 0 or isinstance(value, bool):
+        return None
+    if not isinstance(value, (int, float)) or value < 0:
+        return DEFAULT_MAX_SECONDS
+    return float(value)
+
+
+class _time_budget:
+    """SIGALRM after ``seconds`` of wall time; only in the main thread of a process that has it.
+    Native code (libcst's parser) is interrupted when it returns; the line budget bounds that."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.active = (
+            seconds is not None
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
+
+    def __enter__(self) -> _time_budget:
+        if self.active:
+            self.previous = signal.signal(signal.SIGALRM, _on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+
+def _on_alarm(signum, frame) -> None:
+    raise _OverBudget()
+
+
+def _over_time(settings: Settings) -> str:
+    seconds = _max_seconds(settings)
+    return (
+        f"The analysis took longer than the {seconds:g}-second budget (option max-file-seconds); "
+        "the file was not analysed"
+    )
+
+
+def _meta(settings: Settings, code: str, message: str) -> list[Diagnostic]:
+    if not settings.is_enabled(code):
+        return []
+    from inplace_lint.rules import all_rules
+
+    rule = all_rules()[code]
+    start = Position(1, 1)
+    return [Diagnostic(code, rule.name, message, rule.severity, Span(start, start), noqa_row=1)]
