@@ -35,6 +35,7 @@ This module must stay importable without libcst: the warm path of the runner nev
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -52,21 +53,30 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 # table against every module and function of the knowledge tables that takes such a flag.
 FLAG_KEYWORDS = frozenset({"inplace", "max_norm"})
 FLAG_POSITIONS = {
-    **dict.fromkeys("ReLU ReLU6 SELU SiLU Hardswish Hardsigmoid Mish".split(), 0),
-    **dict.fromkeys("LeakyReLU ELU CELU AlphaDropout FeatureAlphaDropout".split(), 1),
-    **dict.fromkeys("Dropout Dropout1d Dropout2d Dropout3d".split(), 1),
-    **dict.fromkeys("Hardtanh Threshold RReLU".split(), 2),
+    **dict.fromkeys(["ReLU", "ReLU6", "SELU", "SiLU", "Hardswish", "Hardsigmoid", "Mish"], 0),
+    **dict.fromkeys(["LeakyReLU", "ELU", "CELU", "AlphaDropout", "FeatureAlphaDropout"], 1),
+    **dict.fromkeys(["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"], 1),
+    **dict.fromkeys(["Hardtanh", "Threshold", "RReLU"], 2),
     "Embedding": 3,
-    **dict.fromkeys("relu relu6 selu silu hardswish hardsigmoid mish".split(), 1),
-    **dict.fromkeys("leaky_relu elu celu".split(), 2),
-    **dict.fromkeys("hardtanh threshold dropout dropout1d dropout2d dropout3d".split(), 3),
-    **dict.fromkeys("alpha_dropout feature_alpha_dropout embedding".split(), 3),
+    **dict.fromkeys(["relu", "relu6", "selu", "silu", "hardswish", "hardsigmoid", "mish"], 1),
+    **dict.fromkeys(["leaky_relu", "elu", "celu"], 2),
+    **dict.fromkeys(["hardtanh", "threshold", "dropout", "dropout1d", "dropout2d", "dropout3d"], 3),
+    **dict.fromkeys(["alpha_dropout", "feature_alpha_dropout", "embedding"], 3),
     "rrelu": 4,
 }
 # Calls that are candidates whatever their arguments: optimizer steps, Paddle's version-free
 # writes, and everything that shares memory with numpy.
 CANDIDATE_CALLS = frozenset(
-    "step set_value numpy from_numpy as_tensor asarray frombuffer from_dlpack".split()
+    [
+        "step",
+        "set_value",
+        "numpy",
+        "from_numpy",
+        "as_tensor",
+        "asarray",
+        "frombuffer",
+        "from_dlpack",
+    ]
 )
 CANDIDATE_KEYWORDS = FLAG_KEYWORDS | {"out"}
 # Methods through which a local module's instances are called.
@@ -188,7 +198,9 @@ class _Module:
         cls = _Unit("class", stmt.name, stmt)
         _, cls.bases = _scan([*stmt.bases, *stmt.keywords])
         _, cls.names = _scan([*stmt.decorator_list, *stmt.bases, *stmt.keywords])
-        autograd_function = any(_last_name(b).endswith(_AUTOGRAD_FUNCTION_BASES) for b in stmt.bases)
+        autograd_function = any(
+            _last_name(b).endswith(_AUTOGRAD_FUNCTION_BASES) for b in stmt.bases
+        )
         self.units.append(cls)
         self.classes.setdefault(stmt.name, []).append(cls)
         for inner in stmt.body:
@@ -292,7 +304,7 @@ def _scan(nodes: list[ast.AST]) -> tuple[bool, set[str]]:
     seed = False
     loads: set[str] = set()
     stack = list(nodes)
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop, push = stack.pop, stack.append
     Name, Attribute, Call, AST = ast.Name, ast.Attribute, ast.Call, ast.AST
     for_candidates = _CANDIDATE_TESTS
     while stack:
@@ -364,9 +376,7 @@ def _aug_candidate(node: ast.AugAssign) -> bool:
         return False
     if isinstance(value, ast.Constant) and isinstance(value.value, (str, bytes)):
         return False
-    if isinstance(node.target, ast.Subscript) and _string_key(node.target.slice):
-        return False
-    return True
+    return not (isinstance(node.target, ast.Subscript) and _string_key(node.target.slice))
 
 
 _CANDIDATE_TESTS = {
@@ -504,14 +514,18 @@ def _blank_class(lines: list[str], cls: _Unit, needed: set[_Unit]) -> int:
     # Class-level statements are never analysed; blank them unless they share rows or carry a
     # `noqa`. If nothing else is left in the body, one `pass` keeps it a body.
     body = cls.body
-    if body and all(_starts_row(lines, s) for s in body) and _rows_apart(body):
-        if not any(_has_noqa(lines, s) for s in body):
-            row = _start(body[0]) - 1
-            indent = _indent(lines[row])
-            for stmt in body:
-                blanked += _stub(lines, stmt, None)
-            if not cls.methods:
-                lines[row] = indent + "pass" + _newline(lines[row])
+    if (
+        body
+        and all(_starts_row(lines, s) for s in body)
+        and _rows_apart(body)
+        and not any(_has_noqa(lines, s) for s in body)
+    ):
+        row = _start(body[0]) - 1
+        indent = _indent(lines[row])
+        for stmt in body:
+            blanked += _stub(lines, stmt, None)
+        if not cls.methods:
+            lines[row] = indent + "pass" + _newline(lines[row])
     return blanked
 
 
@@ -521,11 +535,11 @@ def _stub(lines: list[str], node: ast.AST, stub: str | None) -> int:
     if _has_noqa(lines, node):
         return 0
     start, end = _start(node), node.end_lineno
-    row = start - 1
+    first = start - 1
     if stub is not None:
-        lines[row] = _indent(lines[row]) + stub + _newline(lines[row])
-        row += 1
-    for row in range(row, end):
+        lines[first] = _indent(lines[first]) + stub + _newline(lines[first])
+        first += 1
+    for row in range(first, end):
         lines[row] = _newline(lines[row])
     return end - start + (stub is None)
 
@@ -543,7 +557,7 @@ def _starts_row(lines: list[str], node: ast.AST) -> bool:
 
 def _rows_apart(stmts: list[ast.stmt]) -> bool:
     """No two statements share a row (`x = 1; y = 2`)."""
-    return all(a.end_lineno < _start(b) for a, b in zip(stmts, stmts[1:]))
+    return all(a.end_lineno < _start(b) for a, b in itertools.pairwise(stmts))
 
 
 def _indent(line: str) -> str:

@@ -93,7 +93,9 @@ def run(
     for index, path in enumerate(files):
         name = os.fspath(path)
         sid = settings_ids[index]
-        size, raw = _stat_and_maybe_read(name, cache is not None and cache.has_entry(packs[sid], name))
+        size, raw = _stat_and_maybe_read(
+            name, cache is not None and cache.has_entry(packs[sid], name)
+        )
         if raw is not None:
             from inplace_lint.cache import digest
 
@@ -215,8 +217,9 @@ def _in_pool(tasks, table, fix, workers, stats):
 
 
 class _WorkerState:
-    table: list[Settings] = []
-    fix: str = "none"
+    def __init__(self) -> None:
+        self.table: list[Settings] = []
+        self.fix = "none"
 
 
 _WORKER = _WorkerState()
@@ -226,7 +229,7 @@ def _init_worker(table: list[Settings], fix: str) -> None:
     _WORKER.table = table
     _WORKER.fix = fix
     # Load the pipeline once, before the first file: rules, analysis, knowledge tables.
-    import inplace_lint.analysis.engine  # noqa: F401
+    import inplace_lint.analysis.engine
     import inplace_lint.api  # noqa: F401
     from inplace_lint.rules import all_rules
 
@@ -353,11 +356,10 @@ class _time_budget:
             and threading.current_thread() is threading.main_thread()
         )
 
-    def __enter__(self) -> _time_budget:
+    def __enter__(self) -> None:
         if self.active:
             self.previous = signal.signal(signal.SIGALRM, _on_alarm)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        return self
 
     def __exit__(self, *exc: object) -> None:
         if self.active:

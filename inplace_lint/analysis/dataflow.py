@@ -93,13 +93,30 @@ class ModuleDataflow:
         self._in_progress: set[str] = set()
         self.class_attributes: dict[str, dict[str, Value]] = {}
         self.specializations: dict[tuple, FunctionResult] = {}
+        self.globals: dict[str, Value] = {}
 
     def run(self) -> list[FunctionResult]:
+        self.globals = self._module_globals()
         for key in self.index.functions:
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
         return list(self.results.values()) + list(self.specializations.values())
+
+    def _module_globals(self) -> dict[str, Value]:
+        """Modules, tensors and optimizers the module body binds, as functions see them."""
+        if self.index.module_info is None or not self.index.functions:
+            return {}
+        interpreter = FunctionInterpreter(self, self.index.module_info)
+        interpreter.call_local_functions = False
+        state = State()
+        interpreter.exec_block(_body(self.index.module_info.node), state)
+        self.results.clear()
+        self.specializations.clear()
+        self.class_attributes.clear()
+        kept = (ModuleVal, TensorVal, OptimizerVal)
+        return {k: replace(v, lineage=frozenset()) if isinstance(v, TensorVal) else v
+                for k, v in state.env.items() if "." not in k and isinstance(v, kept)}
 
     def specialized(self, key: str, entry: tuple) -> FunctionResult | None:
         """The function analysed again with what a caller knows about its arguments."""
@@ -209,6 +226,7 @@ class FunctionInterpreter:
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
+        self.call_local_functions = True  # False while the module's globals are collected
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -228,6 +246,8 @@ class FunctionInterpreter:
 
     def run(self) -> FunctionResult:
         state = State()
+        if self.info.key != MODULE_KEY:
+            state.env.update(self.flow.globals)
         state.grad_enabled, explicit = self._decorator_grad_mode()
         self.grad_explicit = explicit
         if self.is_function_forward:
@@ -1037,6 +1057,8 @@ class FunctionInterpreter:
 
     def call_local_function(self, key: str, call: cst.Call, state: State,
                             module: ModuleVal | None = None) -> Value:
+        if not self.call_local_functions:
+            return self.call_opaque(call, state, _code(self, call.func))
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         callee = self.flow.result(key)
