@@ -605,8 +605,12 @@ class FunctionInterpreter:
             b = self.eval(expr.orelse, state)
             return self._either(a, b, state)
         if isinstance(expr, (cst.BooleanOperation, cst.Comparison)):
-            for child in _children_exprs(expr):
-                self.eval(child, state)
+            values = [self.eval(child, state) for child in _children_exprs(expr)]
+            tensors = [v for v in values if isinstance(v, TensorVal)]
+            if isinstance(expr, cst.Comparison) and tensors:
+                # a boolean mask: never requires grad, carries no graph
+                return TensorVal(fw=tensors[0].fw, storage=new_id(), requires_grad=False,
+                                 producer=f"`{_code(self, expr)}`", producer_node=expr)
             return UNKNOWN
         if isinstance(expr, cst.NamedExpr):
             value = self.eval(expr.value, state)
@@ -979,11 +983,18 @@ class FunctionInterpreter:
             return ParamsVal(module.path, named=method == "named_parameters", fw=module.fw)
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state)
+        if method == "create_parameter" and module.fw == "paddle":
+            self._args(call, state)
+            return TensorVal(fw="paddle", storage=new_id(), requires_grad=True, leaf=True,
+                             parameter=True, producer=f"`{_code(self, call)}`", producer_node=call)
         if method in ("register_buffer", "register_parameter") and module.path == "self":
             positional, _ = self._args(call, state)
             name = _literal(call.args[0].value) if call.args else None
-            if isinstance(name, str) and len(positional) > 1 and isinstance(positional[1], TensorVal):
+            if isinstance(name, str) and len(positional) > 1:
                 tensor = positional[1]
+                if not isinstance(tensor, TensorVal):  # a buffer is a tensor whatever built it
+                    tensor = TensorVal(fw=module.fw, storage=new_id(), requires_grad=False,
+                                       producer=f"the buffer `self.{name}`", producer_node=call)
                 if method == "register_buffer":
                     tensor = replace(tensor, requires_grad=False, leaf=False,
                                      producer=f"the buffer `self.{name}`")
