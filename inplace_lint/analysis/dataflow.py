@@ -63,6 +63,7 @@ class FunctionSummary:
     param_writes: dict[int, Write] = field(default_factory=dict)  # param index -> its first write
     self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
     returned_module: ModuleVal | None = None
+    returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
@@ -442,6 +443,8 @@ class FunctionInterpreter:
                     state.env.pop(name, None)
 
     def _record_return(self, value: Value, state: State) -> None:
+        if _portable(value):
+            self.result.summary.returned = value
         if isinstance(value, ModuleVal) and not value.local_class:
             self.result.summary.returned_module = replace(value, path="<returned>")
         if isinstance(value, TensorVal):
@@ -706,7 +709,7 @@ class FunctionInterpreter:
             declared = self.flow.init_attributes(cls).get(f"self.{attr}") if cls else None
             if isinstance(declared, TensorVal):
                 # what `__init__` made it: a parameter (leaf) or a buffer, seen from outside
-                storage = module.params_storage_key if declared.parameter else f"buffer:{module.path}.{attr}"
+                storage = module.params_storage_key if declared.parameter else f"buffer:{module.key_root}.{attr}"
                 return replace(declared, storage=storage, param_of=module.path if declared.parameter else None,
                                lineage=frozenset())
             return declared if isinstance(declared, ModuleVal) else UNKNOWN
@@ -718,7 +721,7 @@ class FunctionInterpreter:
                              leaf=True, parameter=True, param_of=module.path,
                              producer=f"the parameter `{path or attr}`")
         if attr in ("running_mean", "running_var", "_mean", "_variance"):
-            return TensorVal(fw=module.fw, storage=f"buffer:{module.path}.{attr}",
+            return TensorVal(fw=module.fw, storage=f"buffer:{module.key_root}.{attr}",
                              requires_grad=False, producer=f"the buffer `{path or attr}`")
         return UNKNOWN
 
@@ -980,7 +983,8 @@ class FunctionInterpreter:
     def call_module_method(self, module: ModuleVal, method: str, call: cst.Call, state: State) -> Value:
         if method in ("parameters", "named_parameters"):
             self._args(call, state)
-            return ParamsVal(module.path, named=method == "named_parameters", fw=module.fw)
+            return ParamsVal(module.key_root, named=method == "named_parameters", fw=module.fw,
+                             label=module.path)
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state)
         if method == "create_parameter" and module.fw == "paddle":
@@ -1040,7 +1044,7 @@ class FunctionInterpreter:
                         state.add_save(owner.params_storage_key,
                                        Save(op_text.strip("`"), call, op_id, f"parameter `{what}`"))
                     for buffer in facts.inplace_buffers or ():
-                        state.add_save(f"buffer:{owner.path}.{buffer}",
+                        state.add_save(f"buffer:{owner.key_root}.{buffer}",
                                        Save(op_text.strip("`"), call, op_id, f"buffer `{buffer}`"))
                 if isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
@@ -1083,6 +1087,8 @@ class FunctionInterpreter:
             self._apply_param_writes(callee.summary, positional, call, state, op_text, module)
             if callee.summary.returned_module is not None:
                 return callee.summary.returned_module
+            if callee.summary.returned is not None:
+                return _fresh_copy(callee.summary.returned)
         known = bool(callee and callee.summary.returns_known)
         return self._opaque_result(positional + list(keywords.values()), call, state, op_text,
                                    known=known,
@@ -1141,7 +1147,7 @@ class FunctionInterpreter:
         cls = self.index.classes.get(cls_name)
         if cls is not None and (cls.module_fw or cls.looks_like_module):
             return ModuleVal(path=f"<{cls_name}>", local_class=cls_name, fw=cls.module_fw or self.fw,
-                             node=call)
+                             node=call, uid=f"m{new_id()}")
         return UNKNOWN
 
     def call_opaque(self, call: cst.Call, state: State, callee_text: str, receiver: Value | None = None) -> Value:
@@ -1298,7 +1304,7 @@ class FunctionInterpreter:
         if children:
             has_params = any(c.has_parameters for c in children)
         return ModuleVal(path="<anonymous>", qualname=qual, facts=facts, children=children, fw=fw,
-                         node=call, has_parameters=has_params)
+                         node=call, has_parameters=has_params, uid=f"m{new_id()}")
 
     def _check_adjacency(self, call: cst.Call, positional: list[Value]) -> None:
         previous: tuple[ModuleVal, cst.CSTNode] | None = None
@@ -1319,31 +1325,43 @@ class FunctionInterpreter:
         positional, keywords = self._args(call, state)
         params = positional[0] if positional else keywords.get("params", keywords.get("parameters"))
         modules: list[str] = []
+        labels: list[str] = []
         unknown = params is None
         for value in _flatten(params):
             if isinstance(value, ParamsVal) and value.module:
                 modules.append(value.module)
+                labels.append(value.label or value.module)
             else:
                 unknown = True
-        return OptimizerVal(None if unknown or not modules else tuple(modules), fw=fw)
+        if unknown or not modules:
+            return OptimizerVal(None, fw=fw)
+        return OptimizerVal(tuple(modules), fw=fw, labels=tuple(labels))
 
     def optimizer_step(self, optimizer: OptimizerVal, call: cst.Call, state: State) -> None:
         if optimizer.modules is None:
-            storages = [k for k in state.saves if isinstance(k, str) and k.startswith("params:")]
+            storages = [(k, None) for k in state.saves if isinstance(k, str) and k.startswith("params:")]
         else:
-            storages = [f"params:{m}" for m in optimizer.modules]
+            labels = optimizer.labels or optimizer.modules
+            storages = [(f"params:{m}", label) for m, label in zip(optimizer.modules, labels)]
         text = f"`{_code(self, call)}`"
-        for storage in storages:
+        for storage, label in storages:
             tensor = TensorVal(fw=optimizer.fw, storage=storage, requires_grad=True, leaf=True,
-                               parameter=True, param_of=storage.split(":", 1)[1],
+                               parameter=True, param_of=label or self._label_of(storage, state),
                                producer="the parameters")
             self.record_write(state, tensor, "optimizer", call, None, op_text=text,
                               bumps=optimizer.fw != "paddle", grad_override=False)
 
+    def _label_of(self, storage: str, state: State) -> str:
+        """The name the code gives the module behind a parameter storage."""
+        for name, value in state.env.items():
+            if isinstance(value, ModuleVal) and value.params_storage_key == storage:
+                return name
+        return storage.split(":", 1)[1]
+
     def _iteration_value(self, iterable: Value, expr) -> Value:
         if isinstance(iterable, ParamsVal):
             param = TensorVal(fw=iterable.fw, storage=f"params:{iterable.module}", requires_grad=True,
-                              leaf=True, parameter=True, param_of=iterable.module,
+                              leaf=True, parameter=True, param_of=iterable.label or iterable.module,
                               producer="a parameter")
             if iterable.named:
                 return SeqVal((UNKNOWN, param))
@@ -1470,6 +1488,27 @@ class FunctionInterpreter:
 
 # --------------------------------------------------------------------------------------------
 # small helpers
+
+
+def _portable(value: Value) -> bool:
+    """A returned value whose identity callers can use: modules, optimizers, tuples holding them."""
+    if isinstance(value, (ModuleVal, OptimizerVal)):
+        return True
+    if isinstance(value, SeqVal):
+        return any(isinstance(i, (ModuleVal, OptimizerVal)) for i in value.items) and all(
+            isinstance(i, (ModuleVal, OptimizerVal, TensorVal, Unknown)) for i in value.items)
+    return False
+
+
+def _fresh_copy(value: Value) -> Value:
+    """What a caller gets from a factory: the same modules, new tensors."""
+    if isinstance(value, SeqVal):
+        return SeqVal(tuple(_fresh_copy(i) for i in value.items))
+    if isinstance(value, TensorVal):
+        return replace(value, storage=new_id(), lineage=frozenset(), producer_node=None)
+    if isinstance(value, ModuleVal) and not value.path.startswith("<"):
+        return replace(value, path=f"<{value.path}>")
+    return value
 
 
 def _entry_signature(positional: list[Value]) -> tuple:

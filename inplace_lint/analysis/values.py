@@ -67,25 +67,32 @@ class ModuleVal:
     fw: str = "torch"
     node: cst.CSTNode | None = None  # the constructor call
     has_parameters: bool = True
+    uid: str = ""  # identity of the instance, stable however it is renamed or passed around
+
+    @property
+    def key_root(self) -> str:
+        return self.uid or self.path
 
     @property
     def params_storage_key(self) -> str:
-        return f"params:{self.path}"
+        return f"params:{self.key_root}"
 
 
 @dataclass(frozen=True)
 class OptimizerVal:
-    modules: tuple[str, ...] | None  # module paths whose parameters it updates; None = unknown
+    modules: tuple[str, ...] | None  # key roots of the modules it updates; None = unknown
     fw: str = "torch"
+    labels: tuple[str, ...] = ()  # how the code names those modules, for messages
 
 
 @dataclass(frozen=True)
 class ParamsVal:
     """`model.parameters()` and friends; iterating yields the module's parameters."""
 
-    module: str | None
+    module: str | None  # the module's key root (ModuleVal.key_root) or its name
     named: bool = False
     fw: str = "torch"
+    label: str | None = None  # how the code names the module
 
 
 @dataclass(frozen=True)
