@@ -1,0 +1,352 @@
+"""The prefilter must never cost a finding: what it skips or blanks cannot change a diagnostic.
+
+Proven here on every fixture (as written, and padded with code the triage blanks), on synthetic
+programs for each way an unseeded function can still matter, and on the structure of the reduced
+text (same rows, same columns, valid Python) over this repository's own sources.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+from fixturelib import REPO_ROOT, all_fixtures
+
+from inplace_lint import prefilter
+from inplace_lint.api import lint_source
+from inplace_lint.runner import lint_python
+from inplace_lint.settings import DEFAULT_SETTINGS, Settings
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
+FIXTURES = all_fixtures()
+EXPECTING = [f for f in FIXTURES if any(f.expected.values())]
+
+
+def _name(fixture) -> str:
+    return fixture.path.relative_to(REPO_ROOT).as_posix()
+
+
+def _same_as_full(text: str, settings: Settings = DEFAULT_SETTINGS) -> str:
+    """Lint through the prefilter and in full; assert equal; return the plan's kind."""
+    result, kind = lint_python(text, "t.py", settings)
+    assert result.diagnostics == lint_source(text, "t.py", settings)
+    return kind
+
+
+@pytest.mark.parametrize("fixture", EXPECTING, ids=_name)
+def test_every_expecting_fixture_passes_the_filters(fixture) -> None:
+    assert prefilter.mentions_framework(fixture.text)
+    assert prefilter.plan(fixture.text).kind != "skip"
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=_name)
+def test_fixture_diagnostics_unchanged(fixture) -> None:
+    _same_as_full(fixture.text)
+
+
+def _filler(n: int) -> str:
+    """Realistic code with no in-place syntax and no link to the fixture: the triage blanks it."""
+    parts = []
+    for i in range(n):
+        parts.append(
+            textwrap.dedent(
+                f'''
+                class FillerConfig{i}:
+                    """A configuration holder.
+
+                    It only stores values.
+                    """
+
+                    hidden_size = {i}
+
+                    def to_dict(self):
+                        return {{"hidden_size": self.hidden_size, "name": "filler{i}"}}
+
+
+                def filler_total_{i}(values):
+                    total = 0.0
+                    for value in values:
+                        total = total + value * {i}
+                    return total
+                '''
+            )
+        )
+    return "".join(parts)
+
+
+def _insert_before_first_def(text: str, filler: str) -> str:
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith(("def ", "class ", "@")):
+            return "".join(lines[:i]) + filler + "\n\n" + "".join(lines[i:])
+    return text + filler
+
+
+@pytest.mark.parametrize("fixture", EXPECTING, ids=_name)
+def test_padded_fixture_is_reduced_and_unchanged(fixture) -> None:
+    filler = _filler(12)
+    for padded in (fixture.text + "\n\n" + filler, _insert_before_first_def(fixture.text, filler)):
+        assert prefilter.plan(padded).kind == "reduced"
+        assert _same_as_full(padded) == "reduced"
+
+
+def test_flag_positions_match_the_knowledge_tables() -> None:
+    """Every torch module or function that writes in place when a flag is set is a candidate
+    when it gets that flag, by keyword or by position."""
+    surface = tomllib.loads((REPO_ROOT / "inplace_lint/knowledge/torch_surface.toml").read_text())
+    checked = 0
+    for section, key in (("modules", "init"), ("functions", "params")):
+        for qualname, entry in surface[section].items():
+            params = entry.get(key, [])
+            for flag in ("inplace", "max_norm"):
+                if flag in params:
+                    name = qualname.rsplit(".", 1)[-1]
+                    assert flag in prefilter.FLAG_KEYWORDS
+                    assert prefilter.FLAG_POSITIONS.get(name, 99) <= params.index(flag), name
+                    checked += 1
+    assert checked >= 30
+
+
+# --------------------------------------------------------------------------------------------
+# Synthetic programs: each way a unit without in-place syntax can still matter
+
+HEADER = "import torch\nimport torch.nn as nn\n\n\n"
+
+
+def _program(body: str, filler: int = 8) -> str:
+    return HEADER + textwrap.dedent(body) + "\n\n" + _filler(filler)
+
+
+def _kept(text: str, snippet: str) -> bool:
+    plan = prefilter.plan(text)
+    assert plan.kind == "reduced", plan
+    return snippet in plan.text
+
+
+CASES = {
+    "helper writes its argument; the caller has no in-place syntax": (
+        """
+        def scale(t):
+            t.mul_(2)
+
+        def train():
+            x = torch.randn(3, requires_grad=True)
+            y = torch.sigmoid(x)
+            scale(y)  # the write is reported here
+            y.sum().backward()
+        """,
+        "scale(y)  # the write",
+    ),
+    "in-place activation built in __init__, used in forward": (
+        """
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = nn.ReLU(inplace=True)
+
+            def forward(self, x):
+                y = torch.sigmoid(x)
+                return self.act(y)  # in-place on a saved output
+        """,
+        "return self.act(y)",
+    ),
+    "local module whose forward writes its input, called by another module": (
+        """
+        class Inner(nn.Module):
+            def forward(self, x):
+                x.add_(1)
+                return x
+
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+
+            def forward(self, x):
+                h = torch.exp(x)
+                return self.inner(h)  # writes h, saved by exp
+        """,
+        "return self.inner(h)",
+    ),
+    "a caller under no_grad decides whether the writer is guarded": (
+        """
+        def update(w):
+            w.add_(1)
+
+        @torch.no_grad()
+        def step(w):
+            update(w)
+        """,
+        "    update(w)",
+    ),
+    "a callee's summary (it returns a saved output) feeds the writer": (
+        """
+        def act(x):
+            return torch.sigmoid(x)
+
+        def run():
+            x = torch.randn(3, requires_grad=True)
+            y = act(x)
+            y += 1
+            y.sum().backward()
+        """,
+        "return torch.sigmoid(x)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_units_that_matter_are_kept(case: str) -> None:
+    body, snippet = CASES[case]
+    text = _program(body)
+    assert _kept(text, snippet)
+    assert _same_as_full(text) == "reduced"
+
+
+def test_unrelated_code_is_stubbed_rows_and_columns_kept() -> None:
+    text = _program(CASES["helper writes its argument; the caller has no in-place syntax"][0])
+    plan = prefilter.plan(text)
+    assert plan.kind == "reduced"
+    assert "def filler_total_0(): pass" in plan.text
+    assert "class FillerConfig0: pass" in plan.text
+    original, reduced = text.splitlines(), plan.text.splitlines()
+    assert len(original) == len(reduced)
+    for before, after in zip(original, reduced):
+        assert after in (before, "") or after.strip().endswith(": pass")
+    ast.parse(plan.text)
+
+
+def test_class_shape_is_kept_when_only_its_kind_matters() -> None:
+    text = _program(
+        """
+        class Base(nn.Module):
+            \"\"\"A long docstring that is blanked.\"\"\"
+
+            size = 3
+
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(3, 3)
+
+            def forward(self, x):
+                return self.proj(x)
+
+            def describe(self):
+                return "base"
+
+        def build():
+            x = torch.randn(3, requires_grad=True)
+            m = Base()
+            y = m(x)
+            y += 1
+            y.sum().backward()
+        """
+    )
+    plan = prefilter.plan(text)
+    assert "class Base(nn.Module):" in plan.text
+    assert "def describe(): pass" in plan.text
+    assert "A long docstring" not in plan.text
+    assert _same_as_full(text) == "reduced"
+
+
+def test_noqa_rows_are_never_blanked() -> None:
+    text = _program(
+        """
+        def unrelated():
+            return 1  # noqa: IPL001
+
+        def train():
+            x = torch.randn(3, requires_grad=True)
+            x.add_(1)
+        """
+    )
+    plan = prefilter.plan(text)
+    assert "return 1  # noqa: IPL001" in plan.text
+    assert _same_as_full(text) == "reduced"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("import os\n\ndef f(x):\n    x += 1\n", "skip"),  # no framework
+        ("import torch\n\ndef f(x):\n    return x + 1\n", "skip"),  # no candidate
+        ("import torch\n\ndef f(x:\n    x.add_(1)\n", "full"),  # a syntax error: libcst reports it
+        ("import os\n\ndef f(:\n", "full"),  # a syntax error without torch: still reported
+        ("import torch\rdef f(x):\r    x.add_(1)\r", "full"),  # lone CR line ends
+    ],
+)
+def test_plan_kinds(text: str, kind: str) -> None:
+    assert prefilter.plan(text).kind == kind
+    _same_as_full(text)
+
+
+def test_not_candidates() -> None:
+    """Forms that cannot write a tensor do not make a unit a seed."""
+    for text in [
+        "import torch\n\ndef f(d, acc):\n    d['key'] = 1\n    acc += (1,)\n    s = ''\n    s += 'x'\n",
+        "import torch\n\ndef f():\n    m = torch.nn.Dropout(0.1)\n",
+    ]:
+        assert prefilter.plan(text).kind == "skip", text
+
+
+def test_candidates() -> None:
+    for snippet in [
+        "x[0] = 1",
+        "x[i], y = 1, 2",
+        "x.data = y",
+        "x += 1",
+        "torch.add(a, b, out=c)",
+        "F.relu(x, inplace=True)",
+        "nn.ReLU(True)",
+        "nn.Dropout(0.1, True)",
+        "nn.Embedding(3, 4, max_norm=1.0)",
+        "F.dropout(x, 0.1, True, True)",
+        "x.numpy()",
+        "torch.from_numpy(a)",
+        "opt.step()",
+        "x.set_value(y)",
+        "x.__iadd__(y)",
+        "nn.init.zeros_(w)",
+        "for x[0] in y: pass",
+    ]:
+        text = f"import torch\n\ndef f(x, y, a, b, c, w, opt, i):\n    {snippet}\n"
+        assert prefilter.plan(text).kind != "skip", snippet
+
+
+def test_autograd_function_methods_are_all_seeds() -> None:
+    text = _program(
+        """
+        class Fn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.x = x
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        """
+    )
+    plan = prefilter.plan(text)
+    assert "ctx.x = x" in plan.text and "return g * 2" in plan.text
+
+
+SOURCES = sorted((REPO_ROOT / "inplace_lint").rglob("*.py")) + sorted(
+    (REPO_ROOT / "tests").rglob("*.py")
+)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
+def test_reduced_text_is_valid_python_with_the_same_rows(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    plan = prefilter.plan(text)
+    if plan.kind != "reduced":
+        return
+    ast.parse(plan.text)
+    assert plan.text.count("\n") == text.count("\n")

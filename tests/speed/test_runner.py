@@ -1,0 +1,117 @@
+"""The runner: the same results in any order and any parallelism; a bad file never ends a run."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fixturelib import FIXTURES_ROOT
+
+from inplace_lint import runner
+from inplace_lint.api import lint_source
+from inplace_lint.files import lint_file
+from inplace_lint.runner import RunStats, run
+from inplace_lint.settings import DEFAULT_SETTINGS, Settings
+
+FIXTURE_FILES = sorted(FIXTURES_ROOT.rglob("*.py"))
+
+
+def _settings(_: Path) -> Settings:
+    return DEFAULT_SETTINGS
+
+
+def _key(results):
+    return [(r.path, r.diagnostics) for r in results]
+
+
+def test_pool_and_in_process_agree_sorted_by_path(monkeypatch) -> None:
+    files = list(reversed(FIXTURE_FILES[:40]))
+    in_process = run(files, _settings, jobs=1)
+    monkeypatch.setattr(runner, "IN_PROCESS_BYTES", 0)
+    stats = RunStats()
+    pooled = run(files, _settings, jobs=2, stats=stats)
+    assert stats.workers == 2
+    assert stats.worker_peak_rss and all(rss > 0 for rss in stats.worker_peak_rss.values())
+    assert _key(pooled) == _key(in_process)
+    assert [r.path for r in pooled] == sorted(str(f) for f in files)
+
+
+def test_results_match_the_library_api() -> None:
+    for result in run(FIXTURE_FILES, _settings, jobs=1):
+        text = Path(result.path).read_text(encoding="utf-8")
+        assert result.diagnostics == lint_source(text, result.path, DEFAULT_SETTINGS), result.path
+
+
+def test_little_work_stays_in_process() -> None:
+    stats = RunStats()
+    run(FIXTURE_FILES[:2], _settings, jobs=2, stats=stats)
+    assert stats.workers == 0
+
+
+def test_missing_and_special_files_are_reported_not_fatal(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    files = [tmp_path / "missing.py", fifo, FIXTURE_FILES[0]]
+    results = run(files, _settings, jobs=1, cache_dir=tmp_path / "cache")
+    by_path = {r.path: r for r in results}
+    assert [d.code for d in by_path[str(tmp_path / "missing.py")].diagnostics] == ["IPL902"]
+    assert [d.code for d in by_path[str(fifo)].diagnostics] == ["IPL902"]
+    assert str(FIXTURE_FILES[0]) in by_path
+
+
+def test_time_budget_reports_ipl904(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "slow.py"
+    path.write_text("import torch\n")
+
+    def slow(text, filename, settings):
+        time.sleep(5)
+        raise AssertionError("not reached")
+
+    monkeypatch.setattr(runner, "lint_python", slow)
+    budget = Settings(options={"max-file-seconds": 0.2})
+    started = time.monotonic()
+    (result,) = run([path], lambda p: budget, jobs=1)
+    assert time.monotonic() - started < 4
+    assert [d.code for d in result.diagnostics] == ["IPL904"]
+    assert "max-file-seconds" in result.diagnostics[0].message
+
+
+def test_internal_error_is_one_files_ipl903(tmp_path: Path, monkeypatch) -> None:
+    good, bad = tmp_path / "a.py", tmp_path / "b.py"
+    good.write_text("import torch\n")
+    bad.write_text("import torch\n")
+
+    def boom(text, filename, settings):
+        if filename.endswith("b.py"):
+            raise ValueError("boom")
+        return real(text, filename, settings)
+
+    real = runner.lint_python
+    monkeypatch.setattr(runner, "lint_python", boom)
+    results = run([bad, good], _settings, jobs=1)
+    assert [r.path for r in results] == [str(good), str(bad)]
+    assert results[0].diagnostics == []
+    assert [d.code for d in results[1].diagnostics] == ["IPL903"]
+    assert "boom" in results[1].diagnostics[0].detail
+
+
+@pytest.mark.parametrize("fix", ["safe", "unsafe"])
+def test_fix_modes_go_through_lint_file(tmp_path: Path, fix: str) -> None:
+    copies = []
+    for source in FIXTURE_FILES[:15]:
+        target = tmp_path / source.name
+        target.write_text(source.read_text(encoding="utf-8"))
+        copies.append(target)
+    expected = []
+    for path in copies:
+        twin = tmp_path / "twin" / path.name
+        twin.parent.mkdir(exist_ok=True)
+        twin.write_text(path.read_text())
+        r = lint_file(twin, DEFAULT_SETTINGS, fix=fix)
+        expected.append((r.fixes_applied, r.diagnostics, twin.read_text()))
+    results = run(copies, _settings, jobs=1, fix=fix)
+    got = [(r.fixes_applied, r.diagnostics, Path(r.path).read_text()) for r in results]
+    assert got == expected
