@@ -27,9 +27,11 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def fake_engine(monkeypatch: pytest.MonkeyPatch):
     import fake_engine as module
 
-    import inplace_lint.analysis.engine as engine
+    from inplace_lint import prefilter
+    from inplace_lint.analysis import engine
 
     monkeypatch.setattr(engine, "analyse", module.fake_analyse)
+    monkeypatch.setattr(prefilter, "plan", module.analyse_everything)
     return module
 
 
@@ -48,7 +50,13 @@ def run(*args: str, input: bytes | None = None, cwd: Path | None = None, fake: b
     command = [sys.executable, str(HERE / "fake_cli.py")] if fake else [str(INPLACE_LINT)]
     env = {k: v for k, v in os.environ.items() if not k.startswith("INPLACE_LINT_")}
     return subprocess.run(
-        [*command, *args], input=input, capture_output=True, cwd=cwd, env=env, timeout=120
+        [*command, *args],
+        input=input,
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        check=False,
     )
 
 

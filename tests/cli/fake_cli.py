@@ -6,10 +6,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import fake_engine  # noqa: E402
+import fake_engine
 
 fake_engine.install()
 
-from inplace_lint.cli import main  # noqa: E402
+from inplace_lint.cli import main
 
 main()

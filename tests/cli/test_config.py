@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import invoke, run
+
 from inplace_lint.config import (
     ConfigError,
     Overrides,
@@ -31,7 +31,9 @@ def test_risky_tier_is_off_by_default_and_selectable_by_prefix():
     assert "IPL001" in enabled and "IPL101" in enabled
     assert not any(code.startswith("IPL2") for code in enabled)
     assert {"IPL201", "IPL202"} <= resolve_enabled([RuleSelection(extend_select=("IPL2",))])
-    assert resolve_enabled([RuleSelection(select=("IPL0",))]) == {c for c in resolve_enabled([RuleSelection(select=("ALL",))]) if c.startswith("IPL0")}
+    assert resolve_enabled([RuleSelection(select=("IPL0",))]) == {
+        c for c in resolve_enabled([RuleSelection(select=("ALL",))]) if c.startswith("IPL0")
+    }
 
 
 def test_more_specific_selector_wins_within_a_layer():
@@ -43,7 +45,9 @@ def test_more_specific_selector_wins_within_a_layer():
 
 def test_command_line_layer_comes_after_the_file(project):
     write_config(project, 'select = ["IPL0"]')
-    settings = SettingsResolver(Overrides(selection=RuleSelection(ignore=("IPL001",))))(project / "a.py")
+    settings = SettingsResolver(Overrides(selection=RuleSelection(ignore=("IPL001",))))(
+        project / "a.py"
+    )
     assert "IPL002" in settings.enabled and "IPL001" not in settings.enabled
 
 
@@ -82,8 +86,14 @@ def test_select_ignore_extend_select_on_the_command_line(project, fake_engine):
     (project / "a.py").write_text("x += 1\nw.add_(1)\ny[0] = 1\n")
     assert codes(invoke("check", "--select", "IPL002", "--output-format", "json")) == ["IPL002"]
     assert codes(invoke("check", "--ignore", "IPL001", "--output-format", "json")) == ["IPL002"]
-    assert codes(invoke("check", "--extend-select", "IPL2", "--output-format", "json")) == ["IPL001", "IPL002", "IPL202"]
-    assert codes(invoke("check", "--select", "ALL", "--ignore", "IPL00", "--output-format", "json")) == ["IPL202"]
+    assert codes(invoke("check", "--extend-select", "IPL2", "--output-format", "json")) == [
+        "IPL001",
+        "IPL002",
+        "IPL202",
+    ]
+    assert codes(
+        invoke("check", "--select", "ALL", "--ignore", "IPL00", "--output-format", "json")
+    ) == ["IPL202"]
 
 
 def test_unfixable_and_extend_safe_fixes(project, fake_engine):
@@ -161,6 +171,8 @@ def test_config_file_and_inline_config(project, fake_engine, tmp_path):
     other.write_text('select = ["IPL002"]\n')
     (project / "a.py").write_text("x += 1\nw.add_(1)\n")
     assert codes(invoke("check", "--config", str(other), "--output-format", "json")) == ["IPL002"]
-    assert codes(invoke("check", "--config", 'ignore = ["IPL002"]', "--output-format", "json")) == ["IPL001"]
+    assert codes(invoke("check", "--config", 'ignore = ["IPL002"]', "--output-format", "json")) == [
+        "IPL001"
+    ]
     result = invoke("check", "--config", "nonsense")
     assert result.exit_code == 2 and "nonsense" in result.stderr

@@ -10,7 +10,9 @@ from conftest import invoke
 
 def linted(*args: str) -> list[str]:
     result = invoke("check", "--select", "IPL901", "--output-format", "json", *args)
-    names = sorted({Path(d["filename"]).relative_to(Path.cwd()).as_posix() for d in json.loads(result.stdout)})
+    names = sorted(
+        {Path(d["filename"]).relative_to(Path.cwd()).as_posix() for d in json.loads(result.stdout)}
+    )
     return names
 
 
@@ -18,12 +20,34 @@ def make(root: Path, *paths: str) -> None:
     for rel in paths:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("x = (\n" if not rel.endswith(".ipynb") else '{"cells": [{"cell_type": "code", "source": ["x = (\\n"], "metadata": {}, "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+        path.write_text(
+            "x = (\n"
+            if not rel.endswith(".ipynb")
+            else '{"cells": [{"cell_type": "code", "source": ["x = (\\n"], "metadata": {}, "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+        )
 
 
 def test_extensions_and_default_excludes(project):
-    make(project, "a.py", "b.pyi", "c.ipynb", "d.txt", "pkg/e.py", ".venv/f.py", "node_modules/g.py", "build/h.py", "pkg/__pycache__/i.py")
-    assert linted() == ["a.py", "b.pyi", "build/h.py", "c.ipynb", "pkg/__pycache__/i.py", "pkg/e.py"]
+    make(
+        project,
+        "a.py",
+        "b.pyi",
+        "c.ipynb",
+        "d.txt",
+        "pkg/e.py",
+        ".venv/f.py",
+        "node_modules/g.py",
+        "build/h.py",
+        "pkg/__pycache__/i.py",
+    )
+    assert linted() == [
+        "a.py",
+        "b.pyi",
+        "build/h.py",
+        "c.ipynb",
+        "pkg/__pycache__/i.py",
+        "pkg/e.py",
+    ]
     replaced = linted("--exclude", "build", "--exclude", "__pycache__")
     assert replaced == [".venv/f.py", "a.py", "b.pyi", "c.ipynb", "node_modules/g.py", "pkg/e.py"]
 
@@ -46,7 +70,9 @@ def test_gitignore_from_the_repository_root_applies_below(project):
 
 
 def test_exclude_extend_exclude_and_force_exclude(project):
-    (project / "pyproject.toml").write_text('[tool.inplace-lint]\nextend-exclude = ["legacy", "*_pb2.py"]\n')
+    (project / "pyproject.toml").write_text(
+        '[tool.inplace-lint]\nextend-exclude = ["legacy", "*_pb2.py"]\n'
+    )
     make(project, "a.py", "legacy/b.py", "m_pb2.py")
     assert linted() == ["a.py"]
     assert linted("legacy/b.py") == ["legacy/b.py"]  # named explicitly: linted, like ruff

@@ -84,7 +84,7 @@ def test_fix_keeps_encoding_bom_and_line_endings(project, fake_engine):
 
 
 def test_file_changed_on_disk_is_not_overwritten(project, fake_engine, monkeypatch):
-    import inplace_lint.fixes as fixes
+    from inplace_lint import fixes
     from inplace_lint.files import lint_file
     from inplace_lint.settings import Settings
 

@@ -22,7 +22,11 @@ def test_flake8_runs_the_plugin(project):
     # column plus one, so a plugin off by one would show 9 (or 7).
     (project / "m.py").write_text("x = 1  # noqa: IPL001\n")
     done = subprocess.run(
-        [sys.executable, "-m", "flake8", "--select", "IPL", "m.py"], cwd=project, capture_output=True, text=True
+        [sys.executable, "-m", "flake8", "--select", "IPL", "m.py"],
+        cwd=project,
+        capture_output=True,
+        check=False,
+        text=True,
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout == "m.py:1:8: IPL900 Unused `noqa` directive (unused: `IPL001`)\n"

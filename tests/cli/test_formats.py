@@ -7,8 +7,8 @@ import json
 from xml.etree import ElementTree as ET
 
 import pytest
-
 from conftest import invoke
+
 from inplace_lint.reporters.github import escape_data, escape_property
 
 SOURCE = "h = x.sigmoid()\nh += 1\nw.add_(1)\n"
@@ -30,18 +30,40 @@ def output(fmt: str, *args: str) -> str:
 def test_json_has_ruff_keys_plus_related_and_framework(two_files):
     first = json.loads(output("json"))[0]
     assert set(first) == {
-        "cell", "code", "name", "message", "severity", "filename", "location", "end_location",
-        "fix", "noqa_row", "url", "related", "framework",
+        "cell",
+        "code",
+        "name",
+        "message",
+        "severity",
+        "filename",
+        "location",
+        "end_location",
+        "fix",
+        "noqa_row",
+        "url",
+        "related",
+        "framework",
     }
     assert first["location"] == {"row": 2, "column": 1}
     assert first["end_location"] == {"row": 2, "column": 7}
     assert first["fix"] == {
         "applicability": "safe",
         "message": "Rewrite as `h = h + ...`",
-        "edits": [{"content": "h = h + 1", "location": {"row": 2, "column": 1}, "end_location": {"row": 2, "column": 7}}],
+        "edits": [
+            {
+                "content": "h = h + 1",
+                "location": {"row": 2, "column": 1},
+                "end_location": {"row": 2, "column": 7},
+            }
+        ],
     }
     assert first["related"] == [
-        {"message": "`h` was saved here", "location": {"row": 1, "column": 5}, "end_location": {"row": 1, "column": 16}, "cell": None}
+        {
+            "message": "`h` was saved here",
+            "location": {"row": 1, "column": 5},
+            "end_location": {"row": 1, "column": 16},
+            "cell": None,
+        }
     ]
     assert first["filename"] == str(two_files / "a.py")
     assert first["noqa_row"] == 2 and first["severity"] == "error" and first["framework"] == "torch"
@@ -80,7 +102,10 @@ def test_lsp_positions_are_utf16_outside_the_bmp(project, fake_engine):
     assert published["uri"] == (project / "a.py").as_uri()
     (diag,) = published["diagnostics"]
     # `x` is code point 9 (0-based) but UTF-16 unit 10: the emoji takes two units
-    assert diag["range"] == {"start": {"line": 0, "character": 10}, "end": {"line": 0, "character": 16}}
+    assert diag["range"] == {
+        "start": {"line": 0, "character": 10},
+        "end": {"line": 0, "character": 16},
+    }
     assert diag["severity"] == 1 and diag["code"] == "IPL001" and diag["source"] == "inplace-lint"
     edit = diag["data"]["fix"]["edits"][0]
     assert edit == {"range": diag["range"], "newText": "x = x + 1"}
@@ -92,7 +117,10 @@ def test_lsp_related_information(two_files):
         {
             "location": {
                 "uri": (two_files / "a.py").as_uri(),
-                "range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 15}},
+                "range": {
+                    "start": {"line": 0, "character": 4},
+                    "end": {"line": 0, "character": 15},
+                },
             },
             "message": "`h` was saved here",
         }
@@ -105,7 +133,7 @@ def test_github_annotations(two_files):
         "::error file=a.py,line=2,col=1,endLine=2,endColumn=7,title=inplace-lint (IPL001)::"
         "a.py:2:1: IPL001 `h += ...` changes `h` in place%0A  help: Rewrite as `h = h + ...`"
     )
-    assert all(line.startswith("::error ") or line.startswith("::warning ") for line in lines)
+    assert all(line.startswith(("::error ", "::warning ")) for line in lines)
 
 
 def test_github_escaping():
@@ -167,13 +195,16 @@ def test_full_shows_frame_related_location_and_fix_diff(two_files):
         "1 | h = x.sigmoid()\n"
         "  |     ----------- `h` was saved here\n"
     )
-    assert "help: Rewrite as `h = h + ...`\n  |\n1 | h = x.sigmoid()\n  - h += 1\n2 + h = h + 1\n" in text
+    assert (
+        "help: Rewrite as `h = h + ...`\n  |\n1 | h = x.sigmoid()\n  - h += 1\n2 + h = h + 1\n"
+        in text
+    )
     assert "note: This is an unsafe fix and may change runtime behavior" in text
     assert "\x1b[" not in text  # no colour when not on a terminal
 
 
 def test_full_is_the_default_on_a_terminal_and_concise_otherwise(two_files, monkeypatch):
-    import inplace_lint.cli as cli
+    from inplace_lint import cli
 
     assert invoke("check").stdout.startswith("a.py:2:1: IPL001")
     monkeypatch.setattr(cli, "_isatty", lambda stream: True)

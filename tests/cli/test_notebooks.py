@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from conftest import invoke, run
+
 from inplace_lint.notebooks import read_notebook, write_notebook
 
 
@@ -15,11 +16,16 @@ def notebook(*cells: tuple[str, list[str]]) -> dict:
     for kind, source in cells:
         cell = {"cell_type": kind, "metadata": {"tags": ["t"]}, "source": source}
         if kind == "code":
-            cell.update(execution_count=1, outputs=[{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}])
+            cell.update(
+                execution_count=1,
+                outputs=[{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}],
+            )
         out.append(cell)
     return {
         "cells": out,
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
         "nbformat": 4,
         "nbformat_minor": 5,
     }
@@ -64,7 +70,10 @@ def test_json_cell_and_related_location_in_an_earlier_cell(project, fake_engine)
     write(project)
     first = json.loads(invoke("check", "--output-format", "json").stdout)[0]
     assert first["cell"] == 3 and first["location"] == {"row": 2, "column": 1}
-    assert first["related"][0]["cell"] == 2 and first["related"][0]["location"] == {"row": 2, "column": 5}
+    assert first["related"][0]["cell"] == 2 and first["related"][0]["location"] == {
+        "row": 2,
+        "column": 5,
+    }
 
 
 def test_ci_formats_point_at_the_notebook_line(project, fake_engine):

@@ -44,7 +44,9 @@ def hook_repo(tmp_path_factory) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("hook") / "inplace-lint")
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy(REPO / name, repo / name)
-    shutil.copytree(REPO / "inplace_lint", repo / "inplace_lint", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "inplace_lint", repo / "inplace_lint", ignore=shutil.ignore_patterns("__pycache__")
+    )
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "hooks")
     return repo
@@ -57,6 +59,7 @@ def try_repo(hook_repo: Path, project: Path, hook: str, home: Path) -> subproces
         cwd=project,
         env=env,
         capture_output=True,
+        check=False,
         text=True,
         timeout=900,
     )

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import INPLACE_LINT
+
 from inplace_lint.rules import all_rules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -18,16 +19,27 @@ def test_first_command_lints_the_examples():
     assert first.endswith(".venv/bin/inplace-lint check examples/")
     done = subprocess.run(
         [str(INPLACE_LINT), "check", "--output-format", "concise", "examples/"],
-        cwd=REPO, capture_output=True, text=True,
+        cwd=REPO,
+        capture_output=True,
+        check=False,
+        text=True,
     )
     assert done.returncode == 1, done.stderr
     flagged = {line.split(":")[0] for line in done.stdout.splitlines() if ": IPL" in line}
-    assert {"examples/buggy_resnet.py", "examples/gan_training.py", "examples/paddle_sgd.py"} <= flagged
+    assert {
+        "examples/buggy_resnet.py",
+        "examples/gan_training.py",
+        "examples/paddle_sgd.py",
+    } <= flagged
     assert "examples/safe_resnet.py" not in flagged
 
 
 def test_rule_table_matches_the_registry():
-    rows = re.findall(r"^\| \[(IPL\d+)\]\(rules/\1\.md\) \| ([\w-]+) \| \S+ \| (\w+) \| (on|off) \|", README, re.M)
+    rows = re.findall(
+        r"^\| \[(IPL\d+)\]\(rules/\1\.md\) \| ([\w-]+) \| \S+ \| (\w+) \| (on|off) \|",
+        README,
+        re.MULTILINE,
+    )
     expected = [
         (code, rule.name, rule.severity.label, "on" if rule.default_enabled else "off")
         for code, rule in all_rules().items()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import invoke
+
 from inplace_lint.rules import all_rules
 
 

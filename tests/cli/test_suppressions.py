@@ -5,20 +5,29 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import invoke
+
 from inplace_lint.api import lint_source
 from inplace_lint.fixes import apply_edits
 from inplace_lint.settings import Settings
 
+DEFAULT = Settings()
 
-def lint(source: str, settings: Settings = Settings()) -> list[tuple[int, str]]:
+
+def lint(source: str, settings: Settings = DEFAULT) -> list[tuple[int, str]]:
     return [(d.span.start.row, d.code) for d in lint_source(source, "a.py", settings)]
 
 
 @pytest.mark.parametrize(
     "comment",
-    ["# noqa: IPL001", "# NOQA:ipl001", "#noqa:IPL001", "# noqa: E501 IPL001", "# noqa", "# noqa:IPL001  # why"],
+    [
+        "# noqa: IPL001",
+        "# NOQA:ipl001",
+        "#noqa:IPL001",
+        "# noqa: E501 IPL001",
+        "# noqa",
+        "# noqa:IPL001  # why",
+    ],
 )
 def test_line_noqa_forms(fake_engine, comment):
     assert lint(f"x += 1  {comment}\nw += 2\n") == [(2, "IPL001")]
@@ -31,7 +40,12 @@ def test_noqa_for_another_code_does_not_suppress(fake_engine):
 
 @pytest.mark.parametrize(
     "directive",
-    ["# inplace-lint: noqa", "# inplace-lint: noqa: IPL001", "# INPLACE-LINT: NOQA:IPL001,IPL002", "# flake8: noqa"],
+    [
+        "# inplace-lint: noqa",
+        "# inplace-lint: noqa: IPL001",
+        "# INPLACE-LINT: NOQA:IPL001,IPL002",
+        "# flake8: noqa",
+    ],
 )
 def test_file_level_noqa(fake_engine, directive):
     assert lint(f"{directive}\nx += 1\n\ny += 1\n") == []
@@ -104,7 +118,7 @@ def test_add_noqa_baselines_every_finding(project, fake_engine):
     assert result.exit_code == 0
     assert "Added 3 noqa directives." in result.stderr
     assert path.read_text() == (
-        'x += 1  # noqa: IPL001\nw.add_(1)  # noqa: E501, IPL002\ny += 1  # noqa\n'
+        "x += 1  # noqa: IPL001\nw.add_(1)  # noqa: E501, IPL002\ny += 1  # noqa\n"
         's = """\n"""; z += 1  # noqa: IPL001\n'
     )
     again = invoke("check", "--output-format", "json")
