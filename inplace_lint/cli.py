@@ -531,5 +531,13 @@ def _docstring(rule) -> str:
     return inspect.cleandoc(rule.__doc__ or "").strip()
 
 
+@main.command()
+def server() -> None:
+    """Run the language server over stdin/stdout (for editors)."""
+    from inplace_lint.server import main as serve
+
+    serve()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

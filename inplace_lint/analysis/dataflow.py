@@ -278,9 +278,9 @@ class FunctionInterpreter:
     def _bind_parameters(self, state: State) -> None:
         params = self.info.node.params
         all_params = list(params.posonly_params) + list(params.params)
-        is_method = self.info.cls is not None and not any(
+        is_method = self.info.cls is not None and (self.is_function_forward or not any(
             dotted_name(d.decorator) == "staticmethod" for d in self.info.node.decorators
-        )
+        ))
         index = 0
         for i, param in enumerate(all_params + list(params.kwonly_params)):
             name = param.name.value
@@ -712,7 +712,10 @@ class FunctionInterpreter:
                 storage = module.params_storage_key if declared.parameter else f"buffer:{module.key_root}.{attr}"
                 return replace(declared, storage=storage, param_of=module.path if declared.parameter else None,
                                lineage=frozenset())
-            return declared if isinstance(declared, ModuleVal) else UNKNOWN
+            if isinstance(declared, ModuleVal):
+                # a submodule seen from outside: its parameters are the owner's parameters
+                return replace(declared, uid=module.key_root, path=path or declared.path)
+            return UNKNOWN
         facts = module.facts
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
             if facts is not None and not getattr(facts, "has_parameters", False):
@@ -1036,7 +1039,8 @@ class FunctionInterpreter:
         if facts is not None and not getattr(facts, "container", False):
             result = self.apply_op(facts.call, positional, keywords, call, state, op_text=op_text,
                                    how="module", report_writes=report_writes,
-                                   constructor=module.node, target_expr=_first_arg(call))
+                                   constructor=module.node, target_expr=_first_arg(call),
+                                   params_require_grad=bool(facts.has_parameters))
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
                 if op_id is not None:
@@ -1180,7 +1184,7 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- ops
     def apply_op(self, facts, positional: list[Value], keywords: dict[str, Value], node, state: State,
                  op_text: str, how: str, target_expr=None, report_writes: bool = True,
-                 constructor=None) -> Value:
+                 constructor=None, params_require_grad: bool = False) -> Value:
         """Bind arguments to the op's parameters, record its write, its saves, and its result."""
         bound: dict[str, Value] = {}
         for name, value in zip(facts.params, positional):
@@ -1212,8 +1216,9 @@ class FunctionInterpreter:
                 self.last_inplace_activation = (target_expr.value, node, op_text)
 
         grad_on = state.grad_enabled
-        may_record = grad_on and facts.differentiable and any(t.requires_grad is not False for t in tensors)
-        certain = grad_on and any(t.requires_grad is True for t in tensors)
+        may_record = grad_on and facts.differentiable and (
+            params_require_grad or any(t.requires_grad is not False for t in tensors))
+        certain = grad_on and (params_require_grad or any(t.requires_grad is True for t in tensors))
         op_id = new_id()
         if may_record:
             for param, condition in facts.saves.items():
@@ -1236,7 +1241,7 @@ class FunctionInterpreter:
                 what = "output" if facts.inplace_param == param and not facts.inplace_saves_clone else "input"
                 state.add_save(value.storage, Save(op_text.strip("`"), node, op_id, f"{what}", save_certain))
 
-        rg: bool | None = tri_or([t.requires_grad for t in tensors]) if grad_on else False
+        rg: bool | None = tri_or([t.requires_grad for t in tensors] + [params_require_grad or None]) if grad_on else False
         if not facts.differentiable:
             rg = False
         if isinstance(target, TensorVal):
@@ -1422,7 +1427,8 @@ class FunctionInterpreter:
         self.pending.append(write)
         if write.saves and bumps:
             self.violated.add(tensor.storage)
-        if not write.saves and how != "helper" and tensor.storage not in self.violated:
+        certain_saves = any(save.certain for save in write.saves)
+        if not certain_saves and how != "helper" and tensor.storage not in self.violated:
             # Clean inside the callee; each caller replays it against what it saved.
             if tensor.storage in self.param_storages:
                 self.result.summary.param_writes.setdefault(self.param_storages[tensor.storage], write)
