@@ -144,3 +144,15 @@ def test_add_noqa_in_a_notebook(project, fake_engine):
     assert data["cells"][2]["source"][1] == "h += 1  # noqa: IPL001\n"
     assert data["cells"][2]["source"][0] == "%matplotlib inline\n"
     assert json.loads(invoke("check", "--output-format", "json", "nb.ipynb").stdout) == []
+
+
+def test_warm_cache_keeps_cell_positions(project, fake_engine, tmp_path):
+    from click.testing import CliRunner
+
+    from inplace_lint.cli import main
+
+    write(project)
+    args = ["check", "--cache-dir", str(tmp_path / "cache"), "--output-format", "github"]
+    cold = CliRunner().invoke(main, args).stdout
+    warm = CliRunner().invoke(main, args).stdout
+    assert warm == cold and "cell 3:2:1" in warm

@@ -38,3 +38,8 @@ def test_unknown_rule_exits_2():
     result = invoke("rule", "IPL999")
     assert result.exit_code == 2 and "unknown rule" in result.stderr
     assert invoke("rule").exit_code == 2
+
+
+def test_server_command_is_listed():
+    result = invoke("--help")
+    assert "server" in result.stdout and "check" in result.stdout and "rule" in result.stdout
