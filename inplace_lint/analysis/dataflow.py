@@ -45,6 +45,7 @@ from inplace_lint.analysis.values import (
     TensorVal,
     Unknown,
     Value,
+    ZipVal,
     lineage_of,
     merge_states,
     new_id,
@@ -538,8 +539,20 @@ class FunctionInterpreter:
                                  view_of_leaf=base.leaf or base.view_of_leaf)
             self.record_write(state, tensor, how, node, target.value, full_slice=full,
                               op_text=_code(self, node))
+            self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
             self._numpy_write(base, state, node, target.value)
+
+    def _absorb(self, storage: object, value: Value, state: State) -> None:
+        """After `x[i] = v`, everything aliasing x carries v's graph (and grad) too."""
+        lineage = lineage_of(value)
+        requires = isinstance(value, TensorVal) and value.requires_grad is True and state.grad_enabled
+        if not lineage and not requires:
+            return
+        for key, held in list(state.env.items()):
+            if isinstance(held, TensorVal) and held.storage == storage:
+                state.env[key] = replace(held, lineage=held.lineage | lineage,
+                                         requires_grad=True if requires else held.requires_grad)
 
     def _numpy_write(self, array: ArrayVal, state: State, node: cst.CSTNode, target) -> None:
         tensor = TensorVal(fw="torch", storage=array.storage, requires_grad=False,
@@ -764,6 +777,15 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
+        if isinstance(func, cst.Name) and func.value in ("zip", "enumerate") and func.value not in state.env:
+            positional, _ = self._args(call, state)
+            return ZipVal(tuple(positional[:1] if func.value == "enumerate" else positional),
+                          counter_first=func.value == "enumerate")
+        if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
+            positional, _ = self._args(call, state)
+            if isinstance(positional[0], ModuleVal):
+                return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
+            return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
         qual = self.imports.resolve(func)
         if qual is not None:
             return self.call_framework(qual, call, state)
@@ -1364,6 +1386,9 @@ class FunctionInterpreter:
         return storage.split(":", 1)[1]
 
     def _iteration_value(self, iterable: Value, expr) -> Value:
+        if isinstance(iterable, ZipVal):
+            items = tuple(self._iteration_value(part, expr) for part in iterable.parts)
+            return SeqVal(((UNKNOWN,) if iterable.counter_first else ()) + items)
         if isinstance(iterable, ParamsVal):
             param = TensorVal(fw=iterable.fw, storage=f"params:{iterable.module}", requires_grad=True,
                               leaf=True, parameter=True, param_of=iterable.label or iterable.module,

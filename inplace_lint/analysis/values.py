@@ -104,6 +104,14 @@ class SeqVal:
 
 
 @dataclass(frozen=True)
+class ZipVal:
+    """`zip(a, b, ...)` / `enumerate(a)`: iterating yields a tuple of what each part yields."""
+
+    parts: tuple[Value, ...]
+    counter_first: bool = False  # enumerate: an int comes first
+
+
+@dataclass(frozen=True)
 class ArrayVal:
     """A numpy array sharing memory with a tensor storage (`t.numpy()`, `torch.from_numpy(a)`)."""
 
@@ -133,7 +141,8 @@ class Unknown:
 UNKNOWN = Unknown()
 
 Value = Union[
-    TensorVal, ModuleVal, OptimizerVal, ParamsVal, SeqVal, ArrayVal, GradModeVal, FrameworkRef, Unknown
+    TensorVal, ModuleVal, OptimizerVal, ParamsVal, SeqVal, ZipVal, ArrayVal, GradModeVal,
+    FrameworkRef, Unknown,
 ]
 
 
