@@ -19,11 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fixturelib import all_fixtures  # noqa: E402
+from fixturelib import all_fixtures
 
-from inplace_lint.api import lint_source  # noqa: E402
-from inplace_lint.diagnostics import Severity  # noqa: E402
-from inplace_lint.rules import all_rules  # noqa: E402
+from inplace_lint.api import lint_source
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules import all_rules
 
 
 def evaluate(verbose: bool = False) -> int:
@@ -46,23 +46,41 @@ def evaluate(verbose: bool = False) -> int:
             fn[code] += 1
             if verbose:
                 print(f"FN {fixture.path.relative_to(ROOT)}:{line} {code}")
-        errors_on_fault = [d for d in diagnostics if d.severity == Severity.ERROR
-                           and d.span.start.row == fixture.fault_line and d.code.startswith("IPL0")]
+        errors_on_fault = [
+            d
+            for d in diagnostics
+            if d.severity == Severity.ERROR
+            and d.span.start.row == fixture.fault_line
+            and d.code.startswith("IPL0")
+        ]
         any_on_fault = [d for d in diagnostics if d.span.start.row == fixture.fault_line]
         kind = fixture.outcome.kind
         errors = [d for d in diagnostics if d.severity == Severity.ERROR]
         name = fixture.path.relative_to(ROOT)
         fault_lines = set(fixture.expected)
-        if kind == "error" and not errors_on_fault and not any(
-            d.severity == Severity.ERROR and d.span.start.row in fault_lines for d in diagnostics
+        if (
+            kind == "error"
+            and not errors_on_fault
+            and not any(
+                d.severity == Severity.ERROR and d.span.start.row in fault_lines
+                for d in diagnostics
+            )
         ):
-            promise_failures.append(f"error fixture without an error diagnostic on its fault line: {name}")
+            promise_failures.append(
+                f"error fixture without an error diagnostic on its fault line: {name}"
+            )
         if kind == "ok" and errors:
-            promise_failures.append(f"ok fixture with an error diagnostic: {name}:{errors[0].span.start.row}")
-        if kind == "wrong_grad" and not any_on_fault and not any(
-            d.span.start.row in fault_lines for d in diagnostics
+            promise_failures.append(
+                f"ok fixture with an error diagnostic: {name}:{errors[0].span.start.row}"
+            )
+        if (
+            kind == "wrong_grad"
+            and not any_on_fault
+            and not any(d.span.start.row in fault_lines for d in diagnostics)
         ):
-            promise_failures.append(f"wrong_grad fixture without a diagnostic on its fault line: {name}")
+            promise_failures.append(
+                f"wrong_grad fixture without a diagnostic on its fault line: {name}"
+            )
 
     rules = all_rules()
     print(f"{len(fixtures)} fixtures")
@@ -74,11 +92,15 @@ def evaluate(verbose: bool = False) -> int:
         row["tp"] += tp[code]
         row["fp"] += fp[code]
         row["fn"] += fn[code]
-        print(f"{code:8} {tier:7} {tp[code]:4} {fp[code]:4} {fn[code]:4} {_ratio(tp[code], fp[code]):>9} "
-              f"{_ratio(tp[code], fn[code]):>7}")
+        print(
+            f"{code:8} {tier:7} {tp[code]:4} {fp[code]:4} {fn[code]:4} {_ratio(tp[code], fp[code]):>9} "
+            f"{_ratio(tp[code], fn[code]):>7}"
+        )
     for tier, row in sorted(tiers.items()):
-        print(f"{'tier':8} {tier:7} {row['tp']:4} {row['fp']:4} {row['fn']:4} "
-              f"{_ratio(row['tp'], row['fp']):>9} {_ratio(row['tp'], row['fn']):>7}")
+        print(
+            f"{'tier':8} {tier:7} {row['tp']:4} {row['fp']:4} {row['fn']:4} "
+            f"{_ratio(row['tp'], row['fp']):>9} {_ratio(row['tp'], row['fn']):>7}"
+        )
     for failure in promise_failures:
         print("PROMISE", failure)
     print(f"promise failures: {len(promise_failures)}")

@@ -17,14 +17,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inplace_lint.rules import all_rules  # noqa: E402
+from inplace_lint.rules import all_rules
 
 RULES_DIR = ROOT / "rules"
 
 
 def render(rule) -> str:
-    tier = {"error": "error (the code raises)", "silent": "warning (silently wrong)",
-            "risky": "warning (risky; off by default)", "meta": "meta"}[rule.tier()]
+    tier = {
+        "error": "error (the code raises)",
+        "silent": "warning (silently wrong)",
+        "risky": "warning (risky; off by default)",
+        "meta": "meta",
+    }[rule.tier()]
     lines = [
         f"# {rule.code} {rule.name}",
         "",
@@ -54,7 +58,9 @@ def render(rule) -> str:
 def index(rules) -> str:
     lines = ["# Rules", "", "| code | name | severity | summary |", "|---|---|---|---|"]
     for code, rule in rules.items():
-        lines.append(f"| [{code}]({code}.md) | {rule.name} | {rule.severity.label} | {rule.summary} |")
+        lines.append(
+            f"| [{code}]({code}.md) | {rule.name} | {rule.severity.label} | {rule.summary} |"
+        )
     return "\n".join(lines) + "\n"
 
 

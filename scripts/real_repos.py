@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inplace_lint.api import lint_source  # noqa: E402
-from inplace_lint.settings import Settings  # noqa: E402
+from inplace_lint.api import lint_source
+from inplace_lint.settings import Settings
 
 
 def main() -> int:
@@ -33,8 +33,13 @@ def main() -> int:
         from inplace_lint.rules import all_rules
 
         prefixes = args.select.split(",")
-        settings = Settings(enabled=frozenset(
-            c for c in all_rules() if args.select == "ALL" or any(c.startswith(p) for p in prefixes)))
+        settings = Settings(
+            enabled=frozenset(
+                c
+                for c in all_rules()
+                if args.select == "ALL" or any(c.startswith(p) for p in prefixes)
+            )
+        )
     totals: Counter[str] = Counter()
     files = 0
     start = time.perf_counter()
@@ -50,8 +55,10 @@ def main() -> int:
             for d in lint_source(text, str(path), settings):
                 totals[d.severity.label] += 1
                 totals[d.code] += 1
-                print(f"{d.severity.label.upper():7} {path}:{d.span.start.row}:{d.span.start.column}: "
-                      f"{d.code} {d.message}")
+                print(
+                    f"{d.severity.label.upper():7} {path}:{d.span.start.row}:{d.span.start.column}: "
+                    f"{d.code} {d.message}"
+                )
     print(f"files: {files}; {dict(sorted(totals.items()))}; {time.perf_counter() - start:.1f}s")
     return 1 if totals["error"] else 0
 

@@ -18,6 +18,7 @@ What is modelled, in one place:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+
 import libcst as cst
 
 from inplace_lint.analysis import knowledge as kb
@@ -117,8 +118,11 @@ class ModuleDataflow:
         self.specializations.clear()
         self.class_attributes.clear()
         kept = (ModuleVal, TensorVal, OptimizerVal)
-        return {k: replace(v, lineage=frozenset()) if isinstance(v, TensorVal) else v
-                for k, v in state.env.items() if "." not in k and isinstance(v, kept)}
+        return {
+            k: replace(v, lineage=frozenset()) if isinstance(v, TensorVal) else v
+            for k, v in state.env.items()
+            if "." not in k and isinstance(v, kept)
+        }
 
     def specialized(self, key: str, entry: tuple) -> FunctionResult | None:
         """The function analysed again with what a caller knows about its arguments."""
@@ -188,10 +192,13 @@ class ModuleDataflow:
             for callee, calls in sites.items():
                 if callee in guarded:
                     continue
-                if all((not grad) or (not explicit and caller in guarded) for caller, grad, explicit in calls):
-                    if all(grad is False or caller in guarded for caller, grad, _ in calls):
-                        guarded.add(callee)
-                        changed = True
+                # every call runs without grad, or inherits it from a caller that is guarded
+                if all(
+                    not grad or (not explicit and caller in guarded)
+                    for caller, grad, explicit in calls
+                ):
+                    guarded.add(callee)
+                    changed = True
         for key, result in every:
             if key not in guarded:
                 continue
@@ -220,7 +227,9 @@ class FunctionInterpreter:
         self.last_inplace_activation: tuple[str, cst.CSTNode, str] | None = None
         self.clobbered: dict[str, tuple[cst.CSTNode, str]] = {}
         self.is_function_forward = bool(
-            info.cls is not None and info.cls.autograd_function_fw and info.node.name.value == "forward"
+            info.cls is not None
+            and info.cls.autograd_function_fw
+            and info.node.name.value == "forward"
         )
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
@@ -279,9 +288,12 @@ class FunctionInterpreter:
     def _bind_parameters(self, state: State) -> None:
         params = self.info.node.params
         all_params = list(params.posonly_params) + list(params.params)
-        is_method = self.info.cls is not None and (self.is_function_forward or not any(
-            dotted_name(d.decorator) == "staticmethod" for d in self.info.node.decorators
-        ))
+        is_method = self.info.cls is not None and (
+            self.is_function_forward
+            or not any(
+                dotted_name(d.decorator) == "staticmethod" for d in self.info.node.decorators
+            )
+        )
         index = 0
         for i, param in enumerate(all_params + list(params.kwonly_params)):
             name = param.name.value
@@ -453,12 +465,16 @@ class FunctionInterpreter:
             saved = any(s.certain and s.what == "output" for s in saves)
             summary = self.result.summary
             # every return path must return a saved output for callers to rely on it
-            summary.returns_saved_output = saved and (summary.returns_saved_output or not self.returns_seen)
+            summary.returns_saved_output = saved and (
+                summary.returns_saved_output or not self.returns_seen
+            )
             summary.returns_known = value.known and (summary.returns_known or not self.returns_seen)
             self.returns_seen = True
 
     # ---------------------------------------------------------------- assignment
-    def bind(self, target: cst.BaseExpression, value: Value, state: State, node: cst.CSTNode) -> None:
+    def bind(
+        self, target: cst.BaseExpression, value: Value, state: State, node: cst.CSTNode
+    ) -> None:
         if isinstance(target, cst.Name):
             if isinstance(value, ModuleVal) and value.path.startswith("<"):
                 value = replace(value, path=target.value)
@@ -471,7 +487,13 @@ class FunctionInterpreter:
                 base = self.eval(target.value, state)
                 if isinstance(base, TensorVal):
                     self.record_write(
-                        state, base, "data-assign", node, target, bumps=False, op_text=_code(self, node)
+                        state,
+                        base,
+                        "data-assign",
+                        node,
+                        target,
+                        bumps=False,
+                        op_text=_code(self, node),
                     )
                 return
             if target.attr.value in ("requires_grad", "stop_gradient"):
@@ -487,7 +509,7 @@ class FunctionInterpreter:
                     value = replace(value, path=path)
                 state.env[path] = value
                 self._drop_attribute_paths(path, state)
-                if path.startswith("self.") and not self.info.node.name.value == "__init__":
+                if path.startswith("self.") and self.info.node.name.value != "__init__":
                     self.reach(lineage_of(value), state, retain=True)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -535,10 +557,14 @@ class FunctionInterpreter:
             full = _is_full_slice(target)
             tensor = base
             if not full and not base.via_data:
-                tensor = replace(base, view="view" if base.view is None else base.view,
-                                 view_of_leaf=base.leaf or base.view_of_leaf)
-            self.record_write(state, tensor, how, node, target.value, full_slice=full,
-                              op_text=_code(self, node))
+                tensor = replace(
+                    base,
+                    view="view" if base.view is None else base.view,
+                    view_of_leaf=base.leaf or base.view_of_leaf,
+                )
+            self.record_write(
+                state, tensor, how, node, target.value, full_slice=full, op_text=_code(self, node)
+            )
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
             self._numpy_write(base, state, node, target.value)
@@ -546,19 +572,30 @@ class FunctionInterpreter:
     def _absorb(self, storage: object, value: Value, state: State) -> None:
         """After `x[i] = v`, everything aliasing x carries v's graph (and grad) too."""
         lineage = lineage_of(value)
-        requires = isinstance(value, TensorVal) and value.requires_grad is True and state.grad_enabled
+        requires = (
+            isinstance(value, TensorVal) and value.requires_grad is True and state.grad_enabled
+        )
         if not lineage and not requires:
             return
         for key, held in list(state.env.items()):
             if isinstance(held, TensorVal) and held.storage == storage:
-                state.env[key] = replace(held, lineage=held.lineage | lineage,
-                                         requires_grad=True if requires else held.requires_grad)
+                state.env[key] = replace(
+                    held,
+                    lineage=held.lineage | lineage,
+                    requires_grad=True if requires else held.requires_grad,
+                )
 
     def _numpy_write(self, array: ArrayVal, state: State, node: cst.CSTNode, target) -> None:
-        tensor = TensorVal(fw="torch", storage=array.storage, requires_grad=False,
-                           numpy_shared=True, producer="numpy")
-        self.record_write(state, tensor, "numpy", node, target, bumps=False,
-                          op_text=_code(self, node))
+        tensor = TensorVal(
+            fw="torch",
+            storage=array.storage,
+            requires_grad=False,
+            numpy_shared=True,
+            producer="numpy",
+        )
+        self.record_write(
+            state, tensor, "numpy", node, target, bumps=False, op_text=_code(self, node)
+        )
 
     def exec_augassign(self, node: cst.AugAssign, state: State) -> None:
         op = _aug_operator(node.operator)
@@ -588,8 +625,16 @@ class FunctionInterpreter:
             self.bind(target, self._binary_result(current, rhs, op, node, state), state, node)
             return
         facts = kb.binary_operator(current.fw, op, augmented=True)
-        self.apply_op(facts, [current, rhs], {}, node, state, op_text=_code(self, node),
-                      how="augassign", target_expr=target)
+        self.apply_op(
+            facts,
+            [current, rhs],
+            {},
+            node,
+            state,
+            op_text=_code(self, node),
+            how="augassign",
+            target_expr=target,
+        )
 
     # ---------------------------------------------------------------- expressions
     def eval(self, expr: cst.BaseExpression | None, state: State) -> Value:
@@ -614,7 +659,9 @@ class FunctionInterpreter:
             return self.eval_subscript(expr, state)
         if isinstance(expr, (cst.Tuple, cst.List)):
             items = tuple(self.eval(e.value, state) for e in expr.elements)
-            return SeqVal(items, frozenset().union(*(lineage_of(i) for i in items)) if items else frozenset())
+            return SeqVal(
+                items, frozenset().union(*(lineage_of(i) for i in items)) if items else frozenset()
+            )
         if isinstance(expr, cst.IfExp):
             self.eval(expr.test, state)
             a = self.eval(expr.body, state)
@@ -625,8 +672,13 @@ class FunctionInterpreter:
             tensors = [v for v in values if isinstance(v, TensorVal)]
             if isinstance(expr, cst.Comparison) and tensors:
                 # a boolean mask: never requires grad, carries no graph
-                return TensorVal(fw=tensors[0].fw, storage=new_id(), requires_grad=False,
-                                 producer=f"`{_code(self, expr)}`", producer_node=expr)
+                return TensorVal(
+                    fw=tensors[0].fw,
+                    storage=new_id(),
+                    requires_grad=False,
+                    producer=f"`{_code(self, expr)}`",
+                    producer_node=expr,
+                )
             return UNKNOWN
         if isinstance(expr, cst.NamedExpr):
             value = self.eval(expr.value, state)
@@ -645,11 +697,22 @@ class FunctionInterpreter:
 
     def _either(self, a: Value, b: Value, state: State) -> Value:
         """`a if c else b`: saved only if both are (an error must hold whichever branch runs)."""
-        if a is b or not isinstance(a, TensorVal) or not isinstance(b, TensorVal) or a.storage == b.storage:
+        if (
+            a is b
+            or not isinstance(a, TensorVal)
+            or not isinstance(b, TensorVal)
+            or a.storage == b.storage
+        ):
             return a if isinstance(a, TensorVal) or a is b else b
-        merged = replace(a, storage=new_id(), lineage=a.lineage | b.lineage, known=a.known and b.known,
-                         requires_grad=tri_or([a.requires_grad, b.requires_grad]),
-                         leaf=a.leaf and b.leaf, view_of_leaf=a.view_of_leaf and b.view_of_leaf)
+        merged = replace(
+            a,
+            storage=new_id(),
+            lineage=a.lineage | b.lineage,
+            known=a.known and b.known,
+            requires_grad=tri_or([a.requires_grad, b.requires_grad]),
+            leaf=a.leaf and b.leaf,
+            view_of_leaf=a.view_of_leaf and b.view_of_leaf,
+        )
         if state.saves.get(a.storage) and state.saves.get(b.storage):
             for save in state.saves[a.storage] + state.saves[b.storage]:
                 state.add_save(merged.storage, save)
@@ -700,11 +763,21 @@ class FunctionInterpreter:
         attr = expr.attr.value
         if isinstance(base, TensorVal):
             if attr == "data":
-                return replace(base, via_data=True, requires_grad=False, leaf=False,
-                               view_of_leaf=False, view=None)
+                return replace(
+                    base,
+                    via_data=True,
+                    requires_grad=False,
+                    leaf=False,
+                    view_of_leaf=False,
+                    view=None,
+                )
             if attr == "grad":
-                return TensorVal(fw=base.fw, storage=f"grad:{base.storage}", requires_grad=False,
-                                 producer=f"`{_code(self, expr)}`")
+                return TensorVal(
+                    fw=base.fw,
+                    storage=f"grad:{base.storage}",
+                    requires_grad=False,
+                    producer=f"`{_code(self, expr)}`",
+                )
             if attr in kb.VIEW_ATTRIBUTES:
                 return self._view_of(base, expr, state, f"`.{attr}`")
             if base.nondiff_outputs and attr in ("values", "indices"):
@@ -722,9 +795,17 @@ class FunctionInterpreter:
             declared = self.flow.init_attributes(cls).get(f"self.{attr}") if cls else None
             if isinstance(declared, TensorVal):
                 # what `__init__` made it: a parameter (leaf) or a buffer, seen from outside
-                storage = module.params_storage_key if declared.parameter else f"buffer:{module.key_root}.{attr}"
-                return replace(declared, storage=storage, param_of=module.path if declared.parameter else None,
-                               lineage=frozenset())
+                storage = (
+                    module.params_storage_key
+                    if declared.parameter
+                    else f"buffer:{module.key_root}.{attr}"
+                )
+                return replace(
+                    declared,
+                    storage=storage,
+                    param_of=module.path if declared.parameter else None,
+                    lineage=frozenset(),
+                )
             if isinstance(declared, ModuleVal):
                 # a submodule seen from outside: its parameters are the owner's parameters
                 return replace(declared, uid=module.key_root, path=path or declared.path)
@@ -733,12 +814,22 @@ class FunctionInterpreter:
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
             if facts is not None and not getattr(facts, "has_parameters", False):
                 return UNKNOWN
-            return TensorVal(fw=module.fw, storage=module.params_storage_key, requires_grad=True,
-                             leaf=True, parameter=True, param_of=module.path,
-                             producer=f"the parameter `{path or attr}`")
+            return TensorVal(
+                fw=module.fw,
+                storage=module.params_storage_key,
+                requires_grad=True,
+                leaf=True,
+                parameter=True,
+                param_of=module.path,
+                producer=f"the parameter `{path or attr}`",
+            )
         if attr in ("running_mean", "running_var", "_mean", "_variance"):
-            return TensorVal(fw=module.fw, storage=f"buffer:{module.key_root}.{attr}",
-                             requires_grad=False, producer=f"the buffer `{path or attr}`")
+            return TensorVal(
+                fw=module.fw,
+                storage=f"buffer:{module.key_root}.{attr}",
+                requires_grad=False,
+                producer=f"the buffer `{path or attr}`",
+            )
         return UNKNOWN
 
     def eval_subscript(self, expr: cst.Subscript, state: State) -> Value:
@@ -752,7 +843,9 @@ class FunctionInterpreter:
                 ):
                     advanced = True
         if isinstance(base, TensorVal) and base.nondiff_outputs and _int_index(expr) is not None:
-            return output_at(base, _int_index(expr) % 2 if _int_index(expr) < 0 else _int_index(expr))
+            return output_at(
+                base, _int_index(expr) % 2 if _int_index(expr) < 0 else _int_index(expr)
+            )
         if isinstance(base, TensorVal):
             if advanced:
                 return self._fresh_from([base], expr, state, f"`{_code(self, expr)}`")
@@ -761,7 +854,9 @@ class FunctionInterpreter:
             index = _int_index(expr)
             if index is not None and -len(base.items) <= index < len(base.items):
                 return base.items[index]
-            if base.items and all(isinstance(i, TensorVal) and i.view == "multi" for i in base.items):
+            if base.items and all(
+                isinstance(i, TensorVal) and i.view == "multi" for i in base.items
+            ):
                 return base.items[0]
             return Unknown(base.lineage)
         if isinstance(base, ArrayVal):
@@ -777,10 +872,16 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
-        if isinstance(func, cst.Name) and func.value in ("zip", "enumerate") and func.value not in state.env:
+        if (
+            isinstance(func, cst.Name)
+            and func.value in ("zip", "enumerate")
+            and func.value not in state.env
+        ):
             positional, _ = self._args(call, state)
-            return ZipVal(tuple(positional[:1] if func.value == "enumerate" else positional),
-                          counter_first=func.value == "enumerate")
+            return ZipVal(
+                tuple(positional[:1] if func.value == "enumerate" else positional),
+                counter_first=func.value == "enumerate",
+            )
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
             positional, _ = self._args(call, state)
             if isinstance(positional[0], ModuleVal):
@@ -825,7 +926,9 @@ class FunctionInterpreter:
         fw = qual.split(".")[0]
         if qual in kb.NO_GRAD_CONTEXTS:
             self._args(call, state)
-            return GradModeVal(False, inference="inference_mode" in qual and _literal_kw(call, "mode") is not False)
+            return GradModeVal(
+                False, inference="inference_mode" in qual and _literal_kw(call, "mode") is not False
+            )
         if qual in kb.ENABLE_GRAD_CONTEXTS:
             return GradModeVal(True)
         if qual in kb.SET_GRAD_ENABLED:
@@ -834,9 +937,15 @@ class FunctionInterpreter:
             return GradModeVal(enabled is not False)
         if qual in kb.BACKWARD_FUNCTIONS:
             positional, keywords = self._args(call, state)
-            roots = positional[:1] + [keywords.get("outputs", UNKNOWN), keywords.get("tensors", UNKNOWN)]
+            roots = positional[:1] + [
+                keywords.get("outputs", UNKNOWN),
+                keywords.get("tensors", UNKNOWN),
+            ]
             lineage = frozenset().union(*(lineage_of(v) for v in roots))
-            retain = _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+            retain = (
+                _literal_kw(call, "retain_graph") is True
+                or _literal_kw(call, "create_graph") is True
+            )
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
         if qual in kb.FROM_NUMPY:
@@ -845,24 +954,48 @@ class FunctionInterpreter:
                 path = dotted_name(call.args[0].value)
                 if path:
                     state.env[path] = ArrayVal(storage)
-            return TensorVal(fw="torch", storage=storage, requires_grad=False, numpy_shared=True,
-                             producer=f"`{_code(self, call)}`", producer_node=call)
+            return TensorVal(
+                fw="torch",
+                storage=storage,
+                requires_grad=False,
+                numpy_shared=True,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+            )
         if qual in kb.BUFFER_CLASSES:
             self._args(call, state)
-            return TensorVal(fw=fw, storage=new_id(), requires_grad=False,
-                             producer=f"`{_code(self, call)}`", producer_node=call)
+            return TensorVal(
+                fw=fw,
+                storage=new_id(),
+                requires_grad=False,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+            )
         if qual in kb.PARAMETER_CLASSES:
             positional, keywords = self._args(call, state)
             rg = _literal_kw(call, "requires_grad")
             if qual.startswith("paddle"):
                 rg = True
-            return TensorVal(fw=fw, storage=new_id(), requires_grad=rg is not False,
-                             leaf=rg is not False, parameter=True,
-                             producer=f"`{_code(self, call)}`", producer_node=call)
+            return TensorVal(
+                fw=fw,
+                storage=new_id(),
+                requires_grad=rg is not False,
+                leaf=rg is not False,
+                parameter=True,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+            )
         if qual in kb.PADDLE_CREATE_PARAMETER:
             self._args(call, state)
-            return TensorVal(fw="paddle", storage=new_id(), requires_grad=True, leaf=True,
-                             parameter=True, producer=f"`{_code(self, call)}`", producer_node=call)
+            return TensorVal(
+                fw="paddle",
+                storage=new_id(),
+                requires_grad=True,
+                leaf=True,
+                parameter=True,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+            )
         if kb.is_optimizer_class(qual):
             return self._make_optimizer(call, state, fw)
         if kb.is_noop_framework_call(qual):
@@ -873,9 +1006,15 @@ class FunctionInterpreter:
             rg = _literal_kw(call, "requires_grad")
             stop = _literal_kw(call, "stop_gradient")
             requires = rg is True or stop is False
-            return TensorVal(fw=fw, storage=new_id(), requires_grad=requires, leaf=requires,
-                             inference=state.inference, producer=f"`{_code(self, call)}`",
-                             producer_node=call)
+            return TensorVal(
+                fw=fw,
+                storage=new_id(),
+                requires_grad=requires,
+                leaf=requires,
+                inference=state.inference,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+            )
         keywords = _literal_keywords(call)
         if qual.rsplit(".", 1)[-1].startswith(("Dropout", "AlphaDropout", "FeatureAlphaDropout")):
             rate = keywords.get("p", keywords.get("0"))
@@ -888,20 +1027,36 @@ class FunctionInterpreter:
             return self._make_module(qual, module_facts, call, state)
         facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
         positional, keywords = self._args(call, state)
-        facts = kb.refine_overload(fw, facts, _second_is_tensor(positional[1:2]), _keyword_names(call))
+        facts = kb.refine_overload(
+            fw, facts, _second_is_tensor(positional[1:2]), _keyword_names(call)
+        )
         if facts is None:
             if fw in ("torch", "paddle") and any(isinstance(v, TensorVal) for v in positional):
-                return self._opaque_result(positional + list(keywords.values()), call, state,
-                                           f"`{_short(self, call.func)}`", known=False)
+                return self._opaque_result(
+                    positional + list(keywords.values()),
+                    call,
+                    state,
+                    f"`{_short(self, call.func)}`",
+                    known=False,
+                )
             return UNKNOWN
         target_expr = None
         if facts.inplace_param:
             target_expr = _arg_expr(call, facts.params, facts.inplace_param)
-        return self.apply_op(facts, positional, keywords, call, state,
-                             op_text=f"`{_short(self, call.func)}`", how="inplace-kw",
-                             target_expr=target_expr)
+        return self.apply_op(
+            facts,
+            positional,
+            keywords,
+            call,
+            state,
+            op_text=f"`{_short(self, call.func)}`",
+            how="inplace-kw",
+            target_expr=target_expr,
+        )
 
-    def call_method(self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State) -> Value:
+    def call_method(
+        self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State
+    ) -> Value:
         if isinstance(receiver, TensorVal):
             return self.call_tensor_method(receiver, receiver_expr, method, call, state)
         if isinstance(receiver, ModuleVal):
@@ -930,8 +1085,11 @@ class FunctionInterpreter:
         if name == "self" and self.cls is not None and method in self.cls.methods:
             return self.call_local_function(f"{self.cls.name}.{method}", call, state)
         if method == "backward":
-            positional, keywords = self._args(call, state)
-            retain = _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+            self._args(call, state)
+            retain = (
+                _literal_kw(call, "retain_graph") is True
+                or _literal_kw(call, "create_graph") is True
+            )
             lineage = lineage_of(receiver)
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
@@ -955,24 +1113,35 @@ class FunctionInterpreter:
             return UNKNOWN
         return self.call_opaque(call, state, _code(self, call.func), receiver=receiver)
 
-    def call_tensor_method(self, tensor: TensorVal, receiver_expr, method: str, call: cst.Call,
-                           state: State) -> Value:
+    def call_tensor_method(
+        self, tensor: TensorVal, receiver_expr, method: str, call: cst.Call, state: State
+    ) -> Value:
         fw = tensor.fw
         if method == "backward":
             self._args(call, state)
-            retain = _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+            retain = (
+                _literal_kw(call, "retain_graph") is True
+                or _literal_kw(call, "create_graph") is True
+            )
             self.backward(tensor.lineage or None, state, retain)
             return UNKNOWN
         if method in ("detach", "detach_"):
             self._args(call, state)
             # shares the version counter: same storage
-            return replace(tensor, requires_grad=False, leaf=False, view_of_leaf=False,
-                           producer=f"`{_code(self, call)}`", producer_node=call,
-                           lineage=frozenset())
+            return replace(
+                tensor,
+                requires_grad=False,
+                leaf=False,
+                view_of_leaf=False,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+                lineage=frozenset(),
+            )
         if method == "clone" or method in kb.COPYING_METHODS:
             self._args(call, state)
-            return self._fresh_from([tensor], call, state, f"`{_short(self, call)}`",
-                                    keep_grad=method == "clone")
+            return self._fresh_from(
+                [tensor], call, state, f"`{_short(self, call)}`", keep_grad=method == "clone"
+            )
         if method == "numpy":
             self._args(call, state)
             return ArrayVal(tensor.storage)
@@ -987,53 +1156,103 @@ class FunctionInterpreter:
         if fw == "paddle" and method in kb.PADDLE_NO_BUMP_METHODS:
             self._args(call, state)
             op_text = f"`{_code(self, receiver_expr)}.{method}(...)`"
-            self.record_write(state, tensor, "set_value", call, receiver_expr, bumps=False,
-                              op_text=op_text)
+            self.record_write(
+                state, tensor, "set_value", call, receiver_expr, bumps=False, op_text=op_text
+            )
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
-        facts = kb.refine_overload(fw, facts, _second_is_tensor(positional[:1]), _keyword_names(call))
+        facts = kb.refine_overload(
+            fw, facts, _second_is_tensor(positional[:1]), _keyword_names(call)
+        )
         if facts is None:
             if kb.is_inplace_method_name(fw, method):
                 # an in-place method the tables do not know: still a write
-                self.record_write(state, tensor, "method", call, receiver_expr,
-                                  op_text=f"`{_code(self, receiver_expr)}.{method}(...)`")
+                self.record_write(
+                    state,
+                    tensor,
+                    "method",
+                    call,
+                    receiver_expr,
+                    op_text=f"`{_code(self, receiver_expr)}.{method}(...)`",
+                )
                 return tensor
-            return self._opaque_result([tensor] + positional + list(keywords.values()), call, state,
-                                       f"`.{method}()`", known=False)
-        return self.apply_op(facts, [tensor] + positional, keywords, call, state,
-                             op_text=f"`{_code(self, receiver_expr)}.{method}(...)`",
-                             how="method", target_expr=receiver_expr)
+            return self._opaque_result(
+                [tensor] + positional + list(keywords.values()),
+                call,
+                state,
+                f"`.{method}()`",
+                known=False,
+            )
+        return self.apply_op(
+            facts,
+            [tensor] + positional,
+            keywords,
+            call,
+            state,
+            op_text=f"`{_code(self, receiver_expr)}.{method}(...)`",
+            how="method",
+            target_expr=receiver_expr,
+        )
 
-    def call_module_method(self, module: ModuleVal, method: str, call: cst.Call, state: State) -> Value:
+    def call_module_method(
+        self, module: ModuleVal, method: str, call: cst.Call, state: State
+    ) -> Value:
         if method in ("parameters", "named_parameters"):
             self._args(call, state)
-            return ParamsVal(module.key_root, named=method == "named_parameters", fw=module.fw,
-                             label=module.path)
+            return ParamsVal(
+                module.key_root, named=method == "named_parameters", fw=module.fw, label=module.path
+            )
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state)
         if method == "create_parameter" and module.fw == "paddle":
             self._args(call, state)
-            return TensorVal(fw="paddle", storage=new_id(), requires_grad=True, leaf=True,
-                             parameter=True, producer=f"`{_code(self, call)}`", producer_node=call)
+            return TensorVal(
+                fw="paddle",
+                storage=new_id(),
+                requires_grad=True,
+                leaf=True,
+                parameter=True,
+                producer=f"`{_code(self, call)}`",
+                producer_node=call,
+            )
         if method in ("register_buffer", "register_parameter") and module.path == "self":
             positional, _ = self._args(call, state)
             name = _literal(call.args[0].value) if call.args else None
             if isinstance(name, str) and len(positional) > 1:
                 tensor = positional[1]
                 if not isinstance(tensor, TensorVal):  # a buffer is a tensor whatever built it
-                    tensor = TensorVal(fw=module.fw, storage=new_id(), requires_grad=False,
-                                       producer=f"the buffer `self.{name}`", producer_node=call)
+                    tensor = TensorVal(
+                        fw=module.fw,
+                        storage=new_id(),
+                        requires_grad=False,
+                        producer=f"the buffer `self.{name}`",
+                        producer_node=call,
+                    )
                 if method == "register_buffer":
-                    tensor = replace(tensor, requires_grad=False, leaf=False,
-                                     producer=f"the buffer `self.{name}`")
+                    tensor = replace(
+                        tensor,
+                        requires_grad=False,
+                        leaf=False,
+                        producer=f"the buffer `self.{name}`",
+                    )
                 state.env[f"self.{name}"] = tensor
             return UNKNOWN
         if module.local_class and module.path == "self":
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
                 return self.call_local_function(key, call, state)
-        if method in ("to", "cuda", "cpu", "train", "eval", "float", "half", "double", "requires_grad_"):
+        if method in (
+            "to",
+            "cuda",
+            "cpu",
+            "train",
+            "eval",
+            "float",
+            "half",
+            "double",
+            "requires_grad_",
+        ):
             self._args(call, state)
             return module
         if module.local_class:
@@ -1048,30 +1267,60 @@ class FunctionInterpreter:
         if module.children:
             value: Value = positional[0] if positional else UNKNOWN
             for i, child in enumerate(module.children):
-                value = self._apply_module(child, [value], {}, call, state, op_text,
-                                           report_writes=i == 0, owner=module)
+                value = self._apply_module(
+                    child, [value], {}, call, state, op_text, report_writes=i == 0, owner=module
+                )
             return value
-        return self._apply_module(module, positional, keywords, call, state, op_text,
-                                  report_writes=True, owner=module)
+        return self._apply_module(
+            module, positional, keywords, call, state, op_text, report_writes=True, owner=module
+        )
 
-    def _apply_module(self, module: ModuleVal, positional, keywords, call, state, op_text,
-                      report_writes: bool, owner: ModuleVal) -> Value:
+    def _apply_module(
+        self,
+        module: ModuleVal,
+        positional,
+        keywords,
+        call,
+        state,
+        op_text,
+        report_writes: bool,
+        owner: ModuleVal,
+    ) -> Value:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
         if facts is not None and not getattr(facts, "container", False):
-            result = self.apply_op(facts.call, positional, keywords, call, state, op_text=op_text,
-                                   how="module", report_writes=report_writes,
-                                   constructor=module.node, target_expr=_first_arg(call),
-                                   params_require_grad=bool(facts.has_parameters))
+            if module is owner and module.node is not None:
+                # say which module it is: `self.act(...)` (`nn.ReLU(inplace=True)`), `self.gate` (`nn.Sigmoid`)
+                label = (
+                    _code(self, module.node) if facts.call.inplace_param else _short_class(module)
+                )
+                op_text = f"{op_text.rstrip('`')}` (`{label}`)"
+            result = self.apply_op(
+                facts.call,
+                positional,
+                keywords,
+                call,
+                state,
+                op_text=op_text,
+                how="module",
+                report_writes=report_writes,
+                constructor=module.node,
+                target_expr=_first_arg(call),
+                params_require_grad=bool(facts.has_parameters),
+            )
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
                 if op_id is not None:
                     for what in facts.saved_attributes or ():
-                        state.add_save(owner.params_storage_key,
-                                       Save(op_text.strip("`"), call, op_id, f"parameter `{what}`"))
+                        state.add_save(
+                            owner.params_storage_key,
+                            Save(_unquote(op_text), call, op_id, f"parameter `{what}`"),
+                        )
                     for buffer in facts.inplace_buffers or ():
-                        state.add_save(f"buffer:{owner.key_root}.{buffer}",
-                                       Save(op_text.strip("`"), call, op_id, f"buffer `{buffer}`"))
+                        state.add_save(
+                            f"buffer:{owner.key_root}.{buffer}",
+                            Save(_unquote(op_text), call, op_id, f"buffer `{buffer}`"),
+                        )
                 if isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
             return result
@@ -1079,25 +1328,34 @@ class FunctionInterpreter:
         args = positional + list(keywords.values())
         summary = None
         if module.local_class:
-            self.result.call_sites.append((f"{module.local_class}.forward", state.grad_enabled,
-                                           self.grad_explicit))
+            self.result.call_sites.append(
+                (f"{module.local_class}.forward", state.grad_enabled, self.grad_explicit)
+            )
             forward = self.flow.result(f"{module.local_class}.forward")
             summary = forward.summary if forward is not None else None
             if summary is not None:
                 self._apply_param_writes(summary, positional, call, state, op_text, module)
-        result = self._opaque_result(args, call, state, op_text,
-                                     known=bool(summary and summary.returns_known),
-                                     requires_grad=True if module.has_parameters else None,
-                                     saves_output=bool(summary and summary.returns_saved_output))
+        result = self._opaque_result(
+            args,
+            call,
+            state,
+            op_text,
+            known=bool(summary and summary.returns_known),
+            requires_grad=True if module.has_parameters else None,
+            saves_output=bool(summary and summary.returns_saved_output),
+        )
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
-                state.add_save(owner.params_storage_key,
-                               Save(op_text.strip("`"), call, op_id, "parameters", certain=True))
+                state.add_save(
+                    owner.params_storage_key,
+                    Save(_unquote(op_text), call, op_id, "parameters", certain=True),
+                )
         return result
 
-    def call_local_function(self, key: str, call: cst.Call, state: State,
-                            module: ModuleVal | None = None) -> Value:
+    def call_local_function(
+        self, key: str, call: cst.Call, state: State, module: ModuleVal | None = None
+    ) -> Value:
         if not self.call_local_functions:
             return self.call_opaque(call, state, _code(self, call.func))
         positional, keywords = self._args(call, state)
@@ -1116,24 +1374,41 @@ class FunctionInterpreter:
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned)
         known = bool(callee and callee.summary.returns_known)
-        return self._opaque_result(positional + list(keywords.values()), call, state, op_text,
-                                   known=known,
-                                   saves_output=bool(callee and callee.summary.returns_saved_output))
+        return self._opaque_result(
+            positional + list(keywords.values()),
+            call,
+            state,
+            op_text,
+            known=known,
+            saves_output=bool(callee and callee.summary.returns_saved_output),
+        )
 
-    def _apply_param_writes(self, summary: FunctionSummary, positional, call, state, op_text,
-                            module: ModuleVal | None = None) -> None:
+    def _apply_param_writes(
+        self,
+        summary: FunctionSummary,
+        positional,
+        call,
+        state,
+        op_text,
+        module: ModuleVal | None = None,
+    ) -> None:
         """Replay a callee's writes to its arguments (or its module's parameters) in this caller."""
         for index, inner in summary.param_writes.items():
             if index < len(positional) and isinstance(positional[index], TensorVal):
                 self._replay(inner, positional[index], call, state)
         if module is not None and module.path != "self":
             for inner in summary.self_param_writes:
-                tensor = TensorVal(fw=inner.fw, storage=module.params_storage_key,
-                                   requires_grad=inner.tensor.requires_grad, leaf=inner.tensor.leaf,
-                                   parameter=True, param_of=module.path,
-                                   via_data=inner.tensor.via_data or not inner.bumps_version,
-                                   producer=inner.tensor.producer,
-                                   producer_node=inner.tensor.producer_node)
+                tensor = TensorVal(
+                    fw=inner.fw,
+                    storage=module.params_storage_key,
+                    requires_grad=inner.tensor.requires_grad,
+                    leaf=inner.tensor.leaf,
+                    parameter=True,
+                    param_of=module.path,
+                    via_data=inner.tensor.via_data or not inner.bumps_version,
+                    producer=inner.tensor.producer,
+                    producer_node=inner.tensor.producer_node,
+                )
                 self._replay(inner, tensor, call, state)
 
     def _replay(self, inner: Write, tensor: TensorVal, call, state: State) -> None:
@@ -1142,13 +1417,23 @@ class FunctionInterpreter:
         if inner.tensor.view == "multi":
             tensor = replace(tensor, view="multi", multi_base_requires_grad=tensor.requires_grad)
         grad = state.grad_enabled and inner.grad_enabled
-        self.record_write(state, tensor, inner.how, inner.node, inner.target, bumps=inner.bumps_version,
-                          op_text=inner.op_text, callee=call, stmt=inner.stmt,
-                          grad_override=None if not inner.grad_explicit else grad,
-                          full_slice=inner.full_slice, target_text=inner.target_text)
+        self.record_write(
+            state,
+            tensor,
+            inner.how,
+            inner.node,
+            inner.target,
+            bumps=inner.bumps_version,
+            op_text=inner.op_text,
+            callee=call,
+            stmt=inner.stmt,
+            grad_override=None if not inner.grad_explicit else grad,
+            full_slice=inner.full_slice,
+            target_text=inner.target_text,
+        )
 
     def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
-        positional, keywords = self._args(call, state)
+        positional, _ = self._args(call, state)
         forward = self.flow.result(f"{cls_name}.forward")
         tensors = [v for v in positional if isinstance(v, TensorVal)]
         recorded = state.grad_enabled and any(t.requires_grad is not False for t in tensors)
@@ -1157,56 +1442,100 @@ class FunctionInterpreter:
         if forward is not None and recorded:
             for index in forward.summary.ctx_saved:
                 if index < len(positional) and isinstance(positional[index], TensorVal):
-                    state.add_save(positional[index].storage,
-                                   Save(op_text, call, op_id, "input"))
+                    state.add_save(positional[index].storage, Save(op_text, call, op_id, "input"))
             for index in forward.summary.ctx_stashed:
                 if index < len(positional) and isinstance(positional[index], TensorVal):
-                    state.add_save(positional[index].storage,
-                                   Save(op_text, call, op_id, "ctx attribute"))
-        return TensorVal(fw=self.fw, storage=new_id(),
-                         requires_grad=tri_or([t.requires_grad for t in tensors]) if state.grad_enabled else False,
-                         producer=f"`{op_text}`", producer_node=call, known=forward is not None,
-                         lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id})
+                    state.add_save(
+                        positional[index].storage, Save(op_text, call, op_id, "ctx attribute")
+                    )
+        return TensorVal(
+            fw=self.fw,
+            storage=new_id(),
+            requires_grad=tri_or([t.requires_grad for t in tensors])
+            if state.grad_enabled
+            else False,
+            producer=f"`{op_text}`",
+            producer_node=call,
+            known=forward is not None,
+            lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
+        )
 
     def instantiate_local(self, cls_name: str, call: cst.Call, state: State) -> Value:
         self._args(call, state)
         cls = self.index.classes.get(cls_name)
         if cls is not None and (cls.module_fw or cls.looks_like_module):
-            return ModuleVal(path=f"<{cls_name}>", local_class=cls_name, fw=cls.module_fw or self.fw,
-                             node=call, uid=f"m{new_id()}")
+            return ModuleVal(
+                path=f"<{cls_name}>",
+                local_class=cls_name,
+                fw=cls.module_fw or self.fw,
+                node=call,
+                uid=f"m{new_id()}",
+            )
         return UNKNOWN
 
-    def call_opaque(self, call: cst.Call, state: State, callee_text: str, receiver: Value | None = None) -> Value:
+    def call_opaque(
+        self, call: cst.Call, state: State, callee_text: str, receiver: Value | None = None
+    ) -> Value:
         positional, keywords = self._args(call, state)
         args = positional + list(keywords.values())
         if receiver is not None:
             args.append(receiver)
         return self._opaque_result(args, call, state, f"`{_short_text(callee_text)}`", known=False)
 
-    def _opaque_result(self, args, call, state, op_text, known: bool,
-                       requires_grad: bool | None = None, saves_output: bool = False) -> Value:
+    def _opaque_result(
+        self,
+        args,
+        call,
+        state,
+        op_text,
+        known: bool,
+        requires_grad: bool | None = None,
+        saves_output: bool = False,
+    ) -> Value:
         tensors = [a for a in args if isinstance(a, TensorVal)]
         lineage = frozenset().union(*(lineage_of(a) for a in args)) if args else frozenset()
         if not tensors and requires_grad is None:
             return Unknown(lineage) if lineage else UNKNOWN
         op_id = new_id()
-        rg = requires_grad if requires_grad is not None else tri_or([t.requires_grad for t in tensors])
+        rg = (
+            requires_grad
+            if requires_grad is not None
+            else tri_or([t.requires_grad for t in tensors])
+        )
         if rg is False and any(t.requires_grad is None for t in tensors):
             rg = None
         if not state.grad_enabled:
             rg = False
         fw = tensors[0].fw if tensors else self.fw
-        result = TensorVal(fw=fw, storage=new_id(), requires_grad=rg, producer=op_text,
-                           producer_node=call, known=known, lineage=lineage | {op_id},
-                           inference=state.inference)
+        result = TensorVal(
+            fw=fw,
+            storage=new_id(),
+            requires_grad=rg,
+            producer=op_text,
+            producer_node=call,
+            known=known,
+            lineage=lineage | {op_id},
+            inference=state.inference,
+        )
         if saves_output and state.grad_enabled:
-            state.add_save(result.storage, Save(op_text.strip("`"), call, op_id, "output"))
+            state.add_save(result.storage, Save(_unquote(op_text), call, op_id, "output"))
         return result
 
     # ---------------------------------------------------------------- ops
-    def apply_op(self, facts, positional: list[Value], keywords: dict[str, Value], node, state: State,
-                 op_text: str, how: str, target_expr=None, report_writes: bool = True,
-                 constructor=None, params_require_grad: bool = False) -> Value:
+    def apply_op(
+        self,
+        facts,
+        positional: list[Value],
+        keywords: dict[str, Value],
+        node,
+        state: State,
+        op_text: str,
+        how: str,
+        target_expr=None,
+        report_writes: bool = True,
+        constructor=None,
+        params_require_grad: bool = False,
+    ) -> Value:
         """Bind arguments to the op's parameters, record its write, its saves, and its result."""
         bound: dict[str, Value] = {}
         for name, value in zip(facts.params, positional):
@@ -1225,21 +1554,33 @@ class FunctionInterpreter:
         out_value = keywords.get("out")
         if isinstance(out_value, TensorVal) or (facts.out_param and facts.out_param in keywords):
             requiring = [t for t in tensors if t.requires_grad is True]
-            self.result.out_calls.append(OutCall(node, op_text, [t.producer for t in requiring],
-                                                 state.grad_enabled, self.grad_explicit, self.info.key))
+            self.result.out_calls.append(
+                OutCall(
+                    node,
+                    op_text,
+                    [t.producer for t in requiring],
+                    state.grad_enabled,
+                    self.grad_explicit,
+                    self.info.key,
+                )
+            )
             if isinstance(out_value, TensorVal):
                 self.record_write(state, out_value, "out", node, None, op_text=op_text)
 
         target = bound.get(facts.inplace_param) if facts.inplace_param else None
         if isinstance(target, TensorVal) and report_writes:
-            self.record_write(state, target, how, node, target_expr, op_text=op_text,
-                              constructor=constructor)
+            self.record_write(
+                state, target, how, node, target_expr, op_text=op_text, constructor=constructor
+            )
             if how in ("module", "inplace-kw") and isinstance(target_expr, cst.Name):
                 self.last_inplace_activation = (target_expr.value, node, op_text)
 
         grad_on = state.grad_enabled
-        may_record = grad_on and facts.differentiable and (
-            params_require_grad or any(t.requires_grad is not False for t in tensors))
+        may_record = (
+            grad_on
+            and facts.differentiable
+            and (params_require_grad or any(t.requires_grad is not False for t in tensors))
+        )
         certain = grad_on and (params_require_grad or any(t.requires_grad is True for t in tensors))
         op_id = new_id()
         if may_record:
@@ -1260,78 +1601,155 @@ class FunctionInterpreter:
                         continue
                 else:
                     save_certain = certain
-                what = "output" if facts.inplace_param == param and not facts.inplace_saves_clone else "input"
-                state.add_save(value.storage, Save(op_text.strip("`"), node, op_id, f"{what}", save_certain))
+                what = (
+                    "output"
+                    if facts.inplace_param == param and not facts.inplace_saves_clone
+                    else "input"
+                )
+                state.add_save(
+                    value.storage, Save(_unquote(op_text), node, op_id, f"{what}", save_certain)
+                )
 
-        rg: bool | None = tri_or([t.requires_grad for t in tensors] + [params_require_grad or None]) if grad_on else False
+        rg: bool | None = (
+            tri_or([t.requires_grad for t in tensors] + [params_require_grad or None])
+            if grad_on
+            else False
+        )
         if not facts.differentiable:
             rg = False
         if isinstance(target, TensorVal):
-            result: Value = replace(target, lineage=target.lineage | lineage | {op_id},
-                                    requires_grad=tri_or([target.requires_grad, rg]) if grad_on else target.requires_grad)
-            if target_expr is not None and (path := dotted_name(target_expr)) and path in state.env \
-                    and state.env[path] is target:
+            result: Value = replace(
+                target,
+                lineage=target.lineage | lineage | {op_id},
+                requires_grad=tri_or([target.requires_grad, rg])
+                if grad_on
+                else target.requires_grad,
+            )
+            if (
+                target_expr is not None
+                and (path := dotted_name(target_expr))
+                and path in state.env
+                and state.env[path] is target
+            ):
                 state.env[path] = result
         elif facts.view_of and isinstance(bound.get(facts.view_of), TensorVal):
             result = self._view_of(bound[facts.view_of], node, state, op_text, op_id=op_id)
         elif facts.multi_view_of and isinstance(bound.get(facts.multi_view_of), TensorVal):
             base = bound[facts.multi_view_of]
-            result = replace(base, view="multi",
-                             multi_base_requires_grad=base.requires_grad if grad_on else False,
-                             view_of_leaf=base.leaf or base.view_of_leaf, leaf=False,
-                             lineage=base.lineage | {op_id}, producer=op_text, producer_node=node)
+            result = replace(
+                base,
+                view="multi",
+                multi_base_requires_grad=base.requires_grad if grad_on else False,
+                view_of_leaf=base.leaf or base.view_of_leaf,
+                leaf=False,
+                lineage=base.lineage | {op_id},
+                producer=op_text,
+                producer_node=node,
+            )
         elif not facts.returns_tensor:
             return Unknown(lineage)
         else:
             fw = tensors[0].fw if tensors else self.fw
-            result = TensorVal(fw=fw, storage=new_id(), requires_grad=rg, producer=op_text,
-                               producer_node=node, known=True, lineage=lineage | {op_id},
-                               inference=state.inference,
-                               nondiff_outputs=getattr(facts, "nondiff_outputs", ()))
+            result = TensorVal(
+                fw=fw,
+                storage=new_id(),
+                requires_grad=rg,
+                producer=op_text,
+                producer_node=node,
+                known=True,
+                lineage=lineage | {op_id},
+                inference=state.inference,
+                nondiff_outputs=getattr(facts, "nondiff_outputs", ()),
+            )
         if facts.saves_output and may_record and isinstance(result, TensorVal):
-            state.add_save(result.storage, Save(op_text.strip("`"), node, op_id, "output", certain))
+            state.add_save(result.storage, Save(_unquote(op_text), node, op_id, "output", certain))
         return result
 
-    def _view_of(self, base: TensorVal, node, state: State, op_text: str, op_id: int | None = None) -> TensorVal:
+    def _view_of(
+        self, base: TensorVal, node, state: State, op_text: str, op_id: int | None = None
+    ) -> TensorVal:
         op_id = op_id or new_id()
-        return replace(base, view=base.view or "view", view_of_leaf=base.leaf or base.view_of_leaf,
-                       leaf=False, lineage=base.lineage | {op_id},
-                       producer=base.producer, producer_node=base.producer_node)
+        return replace(
+            base,
+            view=base.view or "view",
+            view_of_leaf=base.leaf or base.view_of_leaf,
+            leaf=False,
+            lineage=base.lineage | {op_id},
+            producer=base.producer,
+            producer_node=base.producer_node,
+        )
 
-    def _fresh_from(self, tensors: list[TensorVal], node, state: State, op_text: str,
-                    keep_grad: bool = True) -> TensorVal:
+    def _fresh_from(
+        self, tensors: list[TensorVal], node, state: State, op_text: str, keep_grad: bool = True
+    ) -> TensorVal:
         op_id = new_id()
-        rg = tri_or([t.requires_grad for t in tensors]) if (state.grad_enabled and keep_grad) else False
-        return TensorVal(fw=tensors[0].fw, storage=new_id(), requires_grad=rg, producer=op_text,
-                         producer_node=node, known=True,
-                         lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
-                         inference=state.inference)
+        rg = (
+            tri_or([t.requires_grad for t in tensors])
+            if (state.grad_enabled and keep_grad)
+            else False
+        )
+        return TensorVal(
+            fw=tensors[0].fw,
+            storage=new_id(),
+            requires_grad=rg,
+            producer=op_text,
+            producer_node=node,
+            known=True,
+            lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
+            inference=state.inference,
+        )
 
     def _binary_result(self, left: Value, right: Value, op: str, node, state: State) -> Value:
-        tensor = left if isinstance(left, TensorVal) else right if isinstance(right, TensorVal) else None
+        tensor = (
+            left if isinstance(left, TensorVal) else right if isinstance(right, TensorVal) else None
+        )
         if tensor is None:
             return Unknown(lineage_of(left) | lineage_of(right))
         facts = kb.binary_operator(tensor.fw, op, augmented=False)
-        if tensor.fw == "paddle" and not (isinstance(left, TensorVal) and isinstance(right, TensorVal)):
+        if tensor.fw == "paddle" and not (
+            isinstance(left, TensorVal) and isinstance(right, TensorVal)
+        ):
             facts = None  # a Python scalar operand: paddle runs `scale`, which saves no tensor
         if facts is None:
-            return self._fresh_from([t for t in (left, right) if isinstance(t, TensorVal)], node, state,
-                                    f"`{_code(self, node)}`")
-        return self.apply_op(facts, [left, right], {}, node, state, op_text=f"`{_short(self, node)}`",
-                             how="operator", report_writes=False)
+            return self._fresh_from(
+                [t for t in (left, right) if isinstance(t, TensorVal)],
+                node,
+                state,
+                f"`{_code(self, node)}`",
+            )
+        return self.apply_op(
+            facts,
+            [left, right],
+            {},
+            node,
+            state,
+            op_text=f"`{_short(self, node)}`",
+            how="operator",
+            report_writes=False,
+        )
 
     def _make_module(self, qual: str, facts, call: cst.Call, state: State) -> Value:
-        positional, keywords = self._args(call, state)
+        positional, _ = self._args(call, state)
         fw = qual.split(".")[0]
         children: tuple[ModuleVal, ...] = ()
         if facts is not None and getattr(facts, "container", False):
-            children = tuple(v for v in _flatten(SeqVal(tuple(positional))) if isinstance(v, ModuleVal))
+            children = tuple(
+                v for v in _flatten(SeqVal(tuple(positional))) if isinstance(v, ModuleVal)
+            )
             self._check_adjacency(call, positional)
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
             has_params = any(c.has_parameters for c in children)
-        return ModuleVal(path="<anonymous>", qualname=qual, facts=facts, children=children, fw=fw,
-                         node=call, has_parameters=has_params, uid=f"m{new_id()}")
+        return ModuleVal(
+            path="<anonymous>",
+            qualname=qual,
+            facts=facts,
+            children=children,
+            fw=fw,
+            node=call,
+            has_parameters=has_params,
+            uid=f"m{new_id()}",
+        )
 
     def _check_adjacency(self, call: cst.Call, positional: list[Value]) -> None:
         previous: tuple[ModuleVal, cst.CSTNode] | None = None
@@ -1340,12 +1758,23 @@ class FunctionInterpreter:
                 previous = None
                 continue
             facts = value.facts
-            if previous is not None and facts.call.inplace_param and not facts.call.inplace_saves_clone:
+            if (
+                previous is not None
+                and facts.call.inplace_param
+                and not facts.call.inplace_saves_clone
+            ):
                 prev_module, prev_node = previous
                 if prev_module.facts is not None and prev_module.facts.call.saves_output:
-                    self.result.adjacency.append(SequentialAdjacency(
-                        arg.value, prev_node, _code(self, prev_node), _code(self, arg.value),
-                        value.fw, _inplace_keyword(arg.value)))
+                    self.result.adjacency.append(
+                        SequentialAdjacency(
+                            arg.value,
+                            prev_node,
+                            _code(self, prev_node),
+                            _code(self, arg.value),
+                            value.fw,
+                            _inplace_keyword(arg.value),
+                        )
+                    )
             previous = (value, arg.value)
 
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
@@ -1366,17 +1795,33 @@ class FunctionInterpreter:
 
     def optimizer_step(self, optimizer: OptimizerVal, call: cst.Call, state: State) -> None:
         if optimizer.modules is None:
-            storages = [(k, None) for k in state.saves if isinstance(k, str) and k.startswith("params:")]
+            storages = [
+                (k, None) for k in state.saves if isinstance(k, str) and k.startswith("params:")
+            ]
         else:
             labels = optimizer.labels or optimizer.modules
             storages = [(f"params:{m}", label) for m, label in zip(optimizer.modules, labels)]
         text = f"`{_code(self, call)}`"
         for storage, label in storages:
-            tensor = TensorVal(fw=optimizer.fw, storage=storage, requires_grad=True, leaf=True,
-                               parameter=True, param_of=label or self._label_of(storage, state),
-                               producer="the parameters")
-            self.record_write(state, tensor, "optimizer", call, None, op_text=text,
-                              bumps=optimizer.fw != "paddle", grad_override=False)
+            tensor = TensorVal(
+                fw=optimizer.fw,
+                storage=storage,
+                requires_grad=True,
+                leaf=True,
+                parameter=True,
+                param_of=label or self._label_of(storage, state),
+                producer="the parameters",
+            )
+            self.record_write(
+                state,
+                tensor,
+                "optimizer",
+                call,
+                None,
+                op_text=text,
+                bumps=optimizer.fw != "paddle",
+                grad_override=False,
+            )
 
     def _label_of(self, storage: str, state: State) -> str:
         """The name the code gives the module behind a parameter storage."""
@@ -1390,9 +1835,15 @@ class FunctionInterpreter:
             items = tuple(self._iteration_value(part, expr) for part in iterable.parts)
             return SeqVal(((UNKNOWN,) if iterable.counter_first else ()) + items)
         if isinstance(iterable, ParamsVal):
-            param = TensorVal(fw=iterable.fw, storage=f"params:{iterable.module}", requires_grad=True,
-                              leaf=True, parameter=True, param_of=iterable.label or iterable.module,
-                              producer="a parameter")
+            param = TensorVal(
+                fw=iterable.fw,
+                storage=f"params:{iterable.module}",
+                requires_grad=True,
+                leaf=True,
+                parameter=True,
+                param_of=iterable.label or iterable.module,
+                producer="a parameter",
+            )
             if iterable.named:
                 return SeqVal((UNKNOWN, param))
             return param
@@ -1409,10 +1860,23 @@ class FunctionInterpreter:
         return Unknown(lineage_of(iterable))
 
     # ---------------------------------------------------------------- writes and backward
-    def record_write(self, state: State, tensor: TensorVal, how: str, node, target_expr, *,
-                     bumps: bool = True, op_text: str = "", full_slice: bool = False,
-                     callee=None, constructor=None, grad_override: bool | None = None,
-                     stmt=None, target_text: str | None = None) -> None:
+    def record_write(
+        self,
+        state: State,
+        tensor: TensorVal,
+        how: str,
+        node,
+        target_expr,
+        *,
+        bumps: bool = True,
+        op_text: str = "",
+        full_slice: bool = False,
+        callee=None,
+        constructor=None,
+        grad_override: bool | None = None,
+        stmt=None,
+        target_text: str | None = None,
+    ) -> None:
         if tensor.via_data:
             bumps = False
         grad = state.grad_enabled if grad_override is None else grad_override
@@ -1456,7 +1920,9 @@ class FunctionInterpreter:
         if not certain_saves and how != "helper" and tensor.storage not in self.violated:
             # Clean inside the callee; each caller replays it against what it saved.
             if tensor.storage in self.param_storages:
-                self.result.summary.param_writes.setdefault(self.param_storages[tensor.storage], write)
+                self.result.summary.param_writes.setdefault(
+                    self.param_storages[tensor.storage], write
+                )
             elif tensor.parameter and path and path.startswith("self."):
                 self.result.summary.self_param_writes.append(write)
         if bumps and write.saves:
@@ -1485,15 +1951,21 @@ class FunctionInterpreter:
         if not self.is_function_forward:
             return
         for write in self.result.writes:
-            if write.tensor.storage in self.param_storages and write.tensor.storage not in self.mark_dirty \
-                    and write.bumps_version:
-                self.result.function_issues.append(CustomFunctionIssue(
-                    "missing-mark-dirty", write.node,
-                    f"{write.op_text} writes the input `{write.target_text}` of "
-                    f"`{self.info.key.split('.')[0]}.forward` in place without `ctx.mark_dirty("
-                    f"{write.target_text})`: autograd keeps treating the old value as the input, so "
-                    "the gradient is computed for values that no longer exist",
-                ))
+            if (
+                write.tensor.storage in self.param_storages
+                and write.tensor.storage not in self.mark_dirty
+                and write.bumps_version
+            ):
+                self.result.function_issues.append(
+                    CustomFunctionIssue(
+                        "missing-mark-dirty",
+                        write.node,
+                        f"{write.op_text} writes the input `{write.target_text}` of "
+                        f"`{self.info.key.split('.')[0]}.forward` in place without `ctx.mark_dirty("
+                        f"{write.target_text})`: autograd keeps treating the old value as the input, so "
+                        "the gradient is computed for values that no longer exist",
+                    )
+                )
 
     def _dedupe(self) -> None:
         seen: dict[tuple[int, str], Write] = {}
@@ -1521,13 +1993,26 @@ class FunctionInterpreter:
 # small helpers
 
 
+def _unquote(text: str) -> str:
+    """`x` -> x; text with inner quoting (`a` (`b`)) is kept as written."""
+    if text.startswith("`") and text.endswith("`") and text.count("`") == 2:
+        return text[1:-1]
+    return text
+
+
+def _short_class(module: ModuleVal) -> str:
+    """`nn.Sigmoid` for torch.nn.Sigmoid, `nn.Conv2D` for paddle.nn.Conv2D."""
+    return "nn." + (module.qualname or module.path).rsplit(".", 1)[-1]
+
+
 def _portable(value: Value) -> bool:
     """A returned value whose identity callers can use: modules, optimizers, tuples holding them."""
     if isinstance(value, (ModuleVal, OptimizerVal)):
         return True
     if isinstance(value, SeqVal):
         return any(isinstance(i, (ModuleVal, OptimizerVal)) for i in value.items) and all(
-            isinstance(i, (ModuleVal, OptimizerVal, TensorVal, Unknown)) for i in value.items)
+            isinstance(i, (ModuleVal, OptimizerVal, TensorVal, Unknown)) for i in value.items
+        )
     return False
 
 
@@ -1586,7 +2071,7 @@ def _code(interp: FunctionInterpreter, node) -> str:
         return ""
     try:
         text = interp.flow.module.code_for_node(node)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a message fragment is never worth a lost finding
         return "<expr>"
     text = " ".join(text.split())
     return text if len(text) <= 60 else text[:57] + "..."
@@ -1639,7 +2124,9 @@ def _second_is_tensor(values: list[Value]) -> bool | None:
     """Whether the argument after the input is a tensor (`max(a, b)`) or not (`max(a, 1)`)."""
     if not values:
         return None
-    return isinstance(values[0], TensorVal) or (isinstance(values[0], Unknown) and bool(values[0].lineage))
+    return isinstance(values[0], TensorVal) or (
+        isinstance(values[0], Unknown) and bool(values[0].lineage)
+    )
 
 
 def _arg_expr(call: cst.Call, params: tuple[str, ...], name: str):
@@ -1671,8 +2158,16 @@ def _last_op_id(value: Value) -> int | None:
 def output_at(value: TensorVal, index: int) -> TensorVal:
     """Output `index` of a tuple-returning op: indices never carry grad or lineage."""
     if index in value.nondiff_outputs:
-        return replace(value, storage=new_id(), requires_grad=False, lineage=frozenset(),
-                       nondiff_outputs=(), leaf=False, view=None, view_of_leaf=False)
+        return replace(
+            value,
+            storage=new_id(),
+            requires_grad=False,
+            lineage=frozenset(),
+            nondiff_outputs=(),
+            leaf=False,
+            view=None,
+            view_of_leaf=False,
+        )
     return replace(value, nondiff_outputs=())
 
 
@@ -1705,9 +2200,7 @@ def _is_full_slice(target: cst.Subscript) -> bool:
     element = target.slice[0].slice
     if isinstance(element, cst.Slice):
         return element.lower is None and element.upper is None and element.step is None
-    if isinstance(element, cst.Index) and isinstance(element.value, cst.Ellipsis):
-        return True
-    return False
+    return isinstance(element, cst.Index) and isinstance(element.value, cst.Ellipsis)
 
 
 def _int_index(expr: cst.Subscript) -> int | None:
@@ -1716,8 +2209,10 @@ def _int_index(expr: cst.Subscript) -> int | None:
     value = expr.slice[0].slice.value
     if isinstance(value, cst.Integer):
         return int(value.value)
-    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) and isinstance(
-        value.expression, cst.Integer
+    if (
+        isinstance(value, cst.UnaryOperation)
+        and isinstance(value.operator, cst.Minus)
+        and isinstance(value.expression, cst.Integer)
     ):
         return -int(value.expression.value)
     return None
@@ -1753,7 +2248,11 @@ def _is_non_tensor_default(default) -> bool:
     if default is None:
         return False
     value = _literal(default)
-    return value is not _NOT_LITERAL and value is not None or isinstance(default, (cst.Float, cst.Tuple))
+    return (
+        value is not _NOT_LITERAL
+        and value is not None
+        or isinstance(default, (cst.Float, cst.Tuple))
+    )
 
 
 def _non_tensor_annotation(param: cst.Param) -> bool:
@@ -1764,15 +2263,34 @@ def _non_tensor_annotation(param: cst.Param) -> bool:
 
 
 _AUG = {
-    cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
-    cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**",
-    cst.MatrixMultiplyAssign: "@", cst.BitAndAssign: "&", cst.BitOrAssign: "|", cst.BitXorAssign: "^",
-    cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>",
+    cst.AddAssign: "+",
+    cst.SubtractAssign: "-",
+    cst.MultiplyAssign: "*",
+    cst.DivideAssign: "/",
+    cst.FloorDivideAssign: "//",
+    cst.ModuloAssign: "%",
+    cst.PowerAssign: "**",
+    cst.MatrixMultiplyAssign: "@",
+    cst.BitAndAssign: "&",
+    cst.BitOrAssign: "|",
+    cst.BitXorAssign: "^",
+    cst.LeftShiftAssign: "<<",
+    cst.RightShiftAssign: ">>",
 }
 _BIN = {
-    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-    cst.Modulo: "%", cst.Power: "**", cst.MatrixMultiply: "@", cst.BitAnd: "&", cst.BitOr: "|",
-    cst.BitXor: "^", cst.LeftShift: "<<", cst.RightShift: ">>",
+    cst.Add: "+",
+    cst.Subtract: "-",
+    cst.Multiply: "*",
+    cst.Divide: "/",
+    cst.FloorDivide: "//",
+    cst.Modulo: "%",
+    cst.Power: "**",
+    cst.MatrixMultiply: "@",
+    cst.BitAnd: "&",
+    cst.BitOr: "|",
+    cst.BitXor: "^",
+    cst.LeftShift: "<<",
+    cst.RightShift: ">>",
 }
 
 
@@ -1792,4 +2310,3 @@ def _inplace_keyword(expr) -> cst.Arg | None:
         if expr.args and expr.args[0].keyword is None:
             return expr.args[0]
     return None
-

@@ -46,7 +46,7 @@ def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
         analysis = build_analysis(module)
     except RecursionError:
         raise
-    except Exception:
+    except Exception:  # noqa: BLE001 - fault isolation: reported as IPL903, the run goes on
         result.errors.append(("dataflow", traceback.format_exc()))
         return result
     if settings.framework != "auto":
@@ -59,6 +59,6 @@ def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
                 if key not in seen:  # a helper analysed in several contexts reports once
                     seen.add(key)
                     result.findings.append(finding)
-        except Exception:
+        except Exception:  # noqa: BLE001 - one rule's failure must not cost the others' findings
             result.errors.append((rule.code, traceback.format_exc()))
     return result

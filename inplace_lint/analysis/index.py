@@ -64,10 +64,13 @@ def build_index(module: cst.Module) -> ModuleIndex:
     top_level = cst.FunctionDef(
         name=cst.Name("__module_body__"),
         params=cst.Parameters(),
-        body=cst.IndentedBlock(body=[s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]),
+        body=cst.IndentedBlock(
+            body=[s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+        ),
     )
-    return ModuleIndex(imports, classes, functions, imports.frameworks,
-                       FunctionInfo("<module>", top_level, None))
+    return ModuleIndex(
+        imports, classes, functions, imports.frameworks, FunctionInfo("<module>", top_level, None)
+    )
 
 
 def _scan_body(body, imports, classes, functions, depth: int) -> None:
@@ -158,5 +161,9 @@ def _resolve_class_kinds(classes: dict[str, ClassInfo], imports: ImportTable) ->
     for info in classes.values():
         info.module_fw = module_fw(info, {info.name})
         info.autograd_function_fw = function_fw(info, {info.name})
-        if info.module_fw is None and info.autograd_function_fw is None and "forward" in info.methods:
+        if (
+            info.module_fw is None
+            and info.autograd_function_fw is None
+            and "forward" in info.methods
+        ):
             info.looks_like_module = True

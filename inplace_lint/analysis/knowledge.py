@@ -28,10 +28,20 @@ NO_GRAD_CONTEXTS = frozenset(
         "paddle.fluid.dygraph.no_grad",
     }
 )
-ENABLE_GRAD_CONTEXTS = frozenset({"torch.enable_grad", "torch.autograd.enable_grad", "paddle.enable_grad"})
-SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "paddle.set_grad_enabled"})
+ENABLE_GRAD_CONTEXTS = frozenset(
+    {"torch.enable_grad", "torch.autograd.enable_grad", "paddle.enable_grad"}
+)
+SET_GRAD_ENABLED = frozenset(
+    {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "paddle.set_grad_enabled"}
+)
 BACKWARD_FUNCTIONS = frozenset(
-    {"torch.autograd.backward", "torch.autograd.grad", "paddle.autograd.backward", "paddle.grad", "paddle.autograd.grad"}
+    {
+        "torch.autograd.backward",
+        "torch.autograd.grad",
+        "paddle.autograd.backward",
+        "paddle.grad",
+        "paddle.autograd.grad",
+    }
 )
 FROM_NUMPY = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.asarray"})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
@@ -43,14 +53,52 @@ VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 COPYING_METHODS = frozenset({"contiguous_copy", "copy"})
 
 _CONSTRUCTORS = frozenset(
-    """tensor as_tensor zeros ones empty full rand randn randint randperm arange linspace logspace eye
-    zeros_like ones_like empty_like full_like rand_like randn_like randint_like normal bernoulli
-    to_tensor uniform""".split()
+    [
+        "tensor",
+        "as_tensor",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "randperm",
+        "arange",
+        "linspace",
+        "logspace",
+        "eye",
+        "zeros_like",
+        "ones_like",
+        "empty_like",
+        "full_like",
+        "rand_like",
+        "randn_like",
+        "randint_like",
+        "normal",
+        "bernoulli",
+        "to_tensor",
+        "uniform",
+    ]
 )
-_NOOP_PREFIXES = ("torch.nn.init.", "torch.nn.utils.clip_grad", "torch.cuda.", "torch.manual_seed",
-                  "torch.save", "torch.load", "paddle.seed", "paddle.nn.initializer.", "torch.distributed.",
-                  "torch.set_", "torch.backends.", "torch.utils.", "torch.jit.", "paddle.set_device",
-                  "paddle.save", "paddle.load")
+_NOOP_PREFIXES = (
+    "torch.nn.init.",
+    "torch.nn.utils.clip_grad",
+    "torch.cuda.",
+    "torch.manual_seed",
+    "torch.save",
+    "torch.load",
+    "paddle.seed",
+    "paddle.nn.initializer.",
+    "torch.distributed.",
+    "torch.set_",
+    "torch.backends.",
+    "torch.utils.",
+    "torch.jit.",
+    "paddle.set_device",
+    "paddle.save",
+    "paddle.load",
+)
 
 
 def is_constructor(qual: str) -> bool:
@@ -66,7 +114,11 @@ def is_optimizer_class(qual: str) -> bool:
     parts = qual.split(".")
     if len(parts) < 3 or not parts[-1][:1].isupper():
         return False
-    return qual.startswith(("torch.optim.", "paddle.optimizer.")) and "lr_scheduler" not in qual and "lr." not in qual
+    return (
+        qual.startswith(("torch.optim.", "paddle.optimizer."))
+        and "lr_scheduler" not in qual
+        and "lr." not in qual
+    )
 
 
 def looks_like_optimizer(name: str) -> bool:
@@ -177,8 +229,12 @@ def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
     return replace(facts, **changes)
 
 
-def refine_overload(fw: str, facts: _facts.OpFacts | None, second_arg_is_tensor: bool | None,
-                    keywords: frozenset[str]) -> _facts.OpFacts | None:
+def refine_overload(
+    fw: str,
+    facts: _facts.OpFacts | None,
+    second_arg_is_tensor: bool | None,
+    keywords: frozenset[str],
+) -> _facts.OpFacts | None:
     """Pick the `.dim` overload when the call passes a dimension (keyword or second positional)."""
     if fw != "torch" or facts is None:
         return facts

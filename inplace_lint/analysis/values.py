@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from typing import Union
 
 import libcst as cst
 
@@ -140,10 +139,18 @@ class Unknown:
 
 UNKNOWN = Unknown()
 
-Value = Union[
-    TensorVal, ModuleVal, OptimizerVal, ParamsVal, SeqVal, ZipVal, ArrayVal, GradModeVal,
-    FrameworkRef, Unknown,
-]
+Value = (
+    TensorVal
+    | ModuleVal
+    | OptimizerVal
+    | ParamsVal
+    | SeqVal
+    | ZipVal
+    | ArrayVal
+    | GradModeVal
+    | FrameworkRef
+    | Unknown
+)
 
 
 def lineage_of(value: Value | None) -> frozenset[int]:
@@ -171,7 +178,9 @@ class State:
     reachable: bool = True
 
     def copy(self) -> State:
-        return State(dict(self.env), dict(self.saves), self.grad_enabled, self.inference, self.reachable)
+        return State(
+            dict(self.env), dict(self.saves), self.grad_enabled, self.inference, self.reachable
+        )
 
     def add_save(self, storage: object, save: Save) -> None:
         current = self.saves.get(storage, ())

@@ -9,27 +9,49 @@ from inplace_lint.analysis.findings import FixPlan
 from inplace_lint.analysis.model import INDENT, ModuleAnalysis
 
 _AUG_TO_BIN = {
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power, cst.BitAndAssign: cst.BitAnd, cst.BitOrAssign: cst.BitOr,
-    cst.BitXorAssign: cst.BitXor, cst.LeftShiftAssign: cst.LeftShift, cst.RightShiftAssign: cst.RightShift,
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor,
+    cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift,
 }
 
 
 _PRECEDENCE = {
-    cst.BitOr: 1, cst.BitXor: 2, cst.BitAnd: 3, cst.LeftShift: 4, cst.RightShift: 4, cst.Add: 5,
-    cst.Subtract: 5, cst.Multiply: 6, cst.Divide: 6, cst.FloorDivide: 6, cst.Modulo: 6,
-    cst.MatrixMultiply: 6, cst.Power: 8,
+    cst.BitOr: 1,
+    cst.BitXor: 2,
+    cst.BitAnd: 3,
+    cst.LeftShift: 4,
+    cst.RightShift: 4,
+    cst.Add: 5,
+    cst.Subtract: 5,
+    cst.Multiply: 6,
+    cst.Divide: 6,
+    cst.FloorDivide: 6,
+    cst.Modulo: 6,
+    cst.MatrixMultiply: 6,
+    cst.Power: 8,
 }
 
 
 def right_operand(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> cst.BaseExpression:
     """`value` as the right operand of `operator`, parenthesised only where precedence needs it."""
-    if isinstance(value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.Comparison, cst.NamedExpr)):
+    if isinstance(
+        value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.Comparison, cst.NamedExpr)
+    ):
         return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    if isinstance(value, cst.BinaryOperation) and not value.lpar:
-        if _PRECEDENCE.get(type(value.operator), 0) <= _PRECEDENCE.get(type(operator), 0):
-            return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    binds_looser = isinstance(value, cst.BinaryOperation) and _PRECEDENCE.get(
+        type(value.operator), 0
+    ) <= _PRECEDENCE.get(type(operator), 0)
+    if binds_looser and not value.lpar:
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return value
 
 
@@ -54,15 +76,20 @@ def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
             value=cst.BinaryOperation(node.target, operator(), value),
         )
         code = analysis.code(node.target)
-        return FixPlan(f"Rewrite as `{code} = {code} {analysis.module.code_for_node(operator()).strip()} ...`",
-                       [(node, new)], applicability(write))
+        return FixPlan(
+            f"Rewrite as `{code} = {code} {analysis.module.code_for_node(operator()).strip()} ...`",
+            [(node, new)],
+            applicability(write),
+        )
     if write.how == "method" and isinstance(write.stmt, cst.Expr) and write.stmt.value is node:
         call = node
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
             return None
         method = call.func.attr.value
-        if not method.endswith("_") or method.endswith("__") or not isinstance(
-            call.func.value, (cst.Name, cst.Attribute)
+        if (
+            not method.endswith("_")
+            or method.endswith("__")
+            or not isinstance(call.func.value, (cst.Name, cst.Attribute))
         ):
             return None
         from inplace_lint.analysis import knowledge as kb
@@ -72,8 +99,11 @@ def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
         new_call = call.with_changes(func=call.func.with_changes(attr=cst.Name(method[:-1])))
         new = cst.Assign(targets=[cst.AssignTarget(call.func.value)], value=new_call)
         target = analysis.code(call.func.value)
-        return FixPlan(f"Rewrite as `{target} = {target}.{method[:-1]}(...)`", [(write.stmt, new)],
-                       applicability(write))
+        return FixPlan(
+            f"Rewrite as `{target} = {target}.{method[:-1]}(...)`",
+            [(write.stmt, new)],
+            applicability(write),
+        )
     if write.how in ("inplace-kw", "module"):
         return inplace_false(analysis, write)
     return None
@@ -87,8 +117,11 @@ def inplace_false(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
         for arg in owner.args:
             if arg.keyword is not None and arg.keyword.value == "inplace":
                 used = not (isinstance(write.stmt, cst.Expr) and write.stmt.value is write.node)
-                return FixPlan("Pass `inplace=False`", [(arg.value, cst.Name("False"))],
-                               "safe" if used else "unsafe")
+                return FixPlan(
+                    "Pass `inplace=False`",
+                    [(arg.value, cst.Name("False"))],
+                    "safe" if used else "unsafe",
+                )
         if owner is write.constructor_node and owner.args and owner.args[0].keyword is None:
             value = owner.args[0].value
             if isinstance(value, cst.Name) and value.value == "True":

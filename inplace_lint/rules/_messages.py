@@ -4,16 +4,18 @@ VERSION_ERROR = (
     "RuntimeError: one of the variables needed for gradient computation has been modified by an "
     "inplace operation"
 )
-LEAF_ERROR = "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."
-VIEW_OF_LEAF_ERROR = (
-    "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation."
+LEAF_ERROR = (
+    "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."
 )
+VIEW_OF_LEAF_ERROR = "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation."
 MULTI_VIEW_ERROR = (
     "RuntimeError: Output 0 of SplitBackward0 is a view and is being modified inplace. This view is "
     "the output of a function that returns multiple views"
 )
 OUT_ERROR = "RuntimeError: functions with out=... arguments don't support automatic differentiation"
-INFERENCE_ERROR = "RuntimeError: Inplace update to inference tensor outside InferenceMode is not allowed"
+INFERENCE_ERROR = (
+    "RuntimeError: Inplace update to inference tensor outside InferenceMode is not allowed"
+)
 PADDLE_LEAF_ERROR = (
     "ValueError: (InvalidArgument) Leaf Var that doesn't stop gradient can't use inplace strategy."
 )
@@ -21,3 +23,8 @@ PADDLE_VERSION_ERROR = (
     "RuntimeError: (PermissionDenied) Tensor used in gradient computation has been modified by an "
     "inplace operation"
 )
+
+
+def quote(text: str) -> str:
+    """Code in a message: `x`, unless the text already carries its own quoting."""
+    return text if "`" in text else f"`{text}`"

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inplace_lint.analysis.events import Write
 import libcst as cst
 
+from inplace_lint.analysis.events import Write
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
-from inplace_lint.rules._messages import VERSION_ERROR
+from inplace_lint.rules._messages import VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
 
 
@@ -30,8 +30,13 @@ def is_leaf_error(write: Write) -> bool:
 
 
 def is_parameter_update(write: Write) -> bool:
-    return write.how == "optimizer" or (write.tensor.parameter and write.tensor.requires_grad is True and all(
-        s.what.startswith(("parameter", "parameters")) for s in version_checked_saves(write)))
+    return write.how == "optimizer" or (
+        write.tensor.parameter
+        and write.tensor.requires_grad is True
+        and all(
+            s.what.startswith(("parameter", "parameters")) for s in version_checked_saves(write)
+        )
+    )
 
 
 class SavedTensorModified(Rule):
@@ -121,9 +126,16 @@ class SavedTensorModified(Rule):
             )
             fix = None
             if adjacent.keyword_node is not None:
-                fix = FixPlan("Pass `inplace=False`", [(adjacent.keyword_node.value, cst.Name("False"))])
-            yield Finding(self.code, adjacent.node, message,
-                          [(f"`{adjacent.previous_text}` saves its output", adjacent.previous_node)], fix)
+                fix = FixPlan(
+                    "Pass `inplace=False`", [(adjacent.keyword_node.value, cst.Name("False"))]
+                )
+            yield Finding(
+                self.code,
+                adjacent.node,
+                message,
+                [(f"`{adjacent.previous_text}` saves its output", adjacent.previous_node)],
+                fix,
+            )
 
 
 def runs_without_grad(write: Write) -> bool:
@@ -136,13 +148,13 @@ def saved_tensor_finding(code: str, analysis: ModuleAnalysis, write: Write, save
     target = _fixes.target_name(write)
     op = write.op_text or f"`{analysis.code(write.node)}`"
     message = (
-        f"`{target}` was saved by `{save.op}` on line {line_of(0)} (as its {save.what}); "
+        f"`{target}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
         f"{op} changes it in place before backward: {VERSION_ERROR}"
     )
-    related = [(f"`{s.op}` saved `{target}` ({s.what}) here", s.node) for s in saves]
+    related = [(f"{quote(s.op)} saved `{target}` ({s.what}) here", s.node) for s in saves]
     if write.how == "helper" and write.callee_node is not None:
         message = (
-            f"{op} writes `{target}` in place, but `{save.op}` on line {line_of(0)} saved it "
+            f"{op} writes `{target}` in place, but {quote(save.op)} on line {line_of(0)} saved it "
             f"({save.what}) for backward: {VERSION_ERROR}"
         )
     fix = _fixes.out_of_place(analysis, write)

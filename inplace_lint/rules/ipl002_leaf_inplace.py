@@ -12,7 +12,7 @@ from inplace_lint.rules.base import Example, Rule
 
 
 def leaf_write_kind(write: Write) -> str | None:
-    """"leaf" / "view" when the write raises torch's leaf check, else None."""
+    """ "leaf" / "view" when the write raises torch's leaf check, else None."""
     if write.fw != "torch" or not write.bumps_version or not write.effective_grad:
         return None
     if write.how in ("optimizer", "helper", "out"):
@@ -29,7 +29,11 @@ def leaf_finding(code: str, analysis: ModuleAnalysis, write: Write, kind: str) -
     target = _fixes.target_name(write)
     producer = write.tensor.producer or "a leaf tensor"
     error = LEAF_ERROR if kind == "leaf" else VIEW_OF_LEAF_ERROR
-    what = "is a leaf that requires grad" if kind == "leaf" else "is a view of a leaf that requires grad"
+    what = (
+        "is a leaf that requires grad"
+        if kind == "leaf"
+        else "is a view of a leaf that requires grad"
+    )
     related = []
     origin = ""
     if write.tensor.producer_node is not None:
@@ -79,9 +83,7 @@ class LeafInplace(Rule):
     fix_applicability = "unsafe"
     INVALID = (
         Example(
-            "import torch\n"
-            "w = torch.zeros(3, requires_grad=True)\n"
-            "w.add_(1)\n",
+            "import torch\nw = torch.zeros(3, requires_grad=True)\nw.add_(1)\n",
         ),
     )
     VALID = (

@@ -41,7 +41,11 @@ class LeafViewInplace(Rule):
     summary = "In-place write through a view of a leaf tensor that requires grad"
     fix_applicability = "unsafe"
     INVALID = (Example("import torch\nw = torch.randn(3, 3, requires_grad=True)\nw[0] = 0\n"),)
-    VALID = (Example("import torch\nw = torch.randn(3, 3, requires_grad=True)\nv = w[0] * 2\nv[0] = 0\n"),)
+    VALID = (
+        Example(
+            "import torch\nw = torch.randn(3, 3, requires_grad=True)\nv = w[0] * 2\nv[0] = 0\n"
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:

@@ -59,10 +59,7 @@ class MultiOutputViewInplace(Rule):
     )
     VALID = (
         Example(
-            "import torch\n"
-            "qkv = torch.randn(2, 6)\n"
-            "q, k, v = qkv.chunk(3, dim=-1)\n"
-            "q *= 0.5\n"
+            "import torch\nqkv = torch.randn(2, 6)\nq, k, v = qkv.chunk(3, dim=-1)\nq *= 0.5\n"
         ),
     )
 
@@ -79,10 +76,14 @@ class MultiOutputViewInplace(Rule):
             related = []
             origin = ""
             if tensor.producer_node is not None:
-                related.append((f"{tensor.producer} returns several views here", tensor.producer_node))
+                related.append(
+                    (f"{tensor.producer} returns several views here", tensor.producer_node)
+                )
                 origin = f" (from {tensor.producer} on line {line_of(0)})"
             message = (
                 f"`{target}` is one of several views returned by one call{origin}; "
                 f"{write.op_text or 'the write'} modifies it in place: {MULTI_VIEW_ERROR}"
             )
-            yield Finding(self.code, write.node, message, related, _fixes.out_of_place(analysis, write))
+            yield Finding(
+                self.code, write.node, message, related, _fixes.out_of_place(analysis, write)
+            )

@@ -44,17 +44,17 @@ class OutRequiresGrad(Rule):
     )
     VALID = (
         Example(
-            "import torch\n"
-            "x = torch.randn(3)\n"
-            "buf = torch.empty(3)\n"
-            "torch.add(x, 1, out=buf)\n"
+            "import torch\nx = torch.randn(3)\nbuf = torch.empty(3)\ntorch.add(x, 1, out=buf)\n"
         ),
     )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for call in analysis.out_calls:
-            effective = call.grad_enabled if call.grad_explicit else (
-                call.grad_enabled and not call.guarded_by_caller)
+            effective = (
+                call.grad_enabled
+                if call.grad_explicit
+                else (call.grad_enabled and not call.guarded_by_caller)
+            )
             if not call.args_requiring_grad or not effective:
                 continue
             producer = call.args_requiring_grad[0]

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules._messages import VERSION_ERROR
+from inplace_lint.rules._messages import VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl001_saved_tensor_modified import (
     is_leaf_error,
@@ -87,10 +87,10 @@ class UpdateBeforeBackward(Rule):
             save = saves[0]
             owner = write.tensor.param_of or "the model"
             message = (
-                f"{write.op_text} updates the parameters of `{owner}` in place, but `{save.op}` on line "
+                f"{write.op_text} updates the parameters of `{owner}` in place, but {quote(save.op)} on line "
                 f"{line_of(0)} saved them and a later backward runs through it: {VERSION_ERROR}. "
                 "Run every backward through that forward before the update, or recompute the forward "
                 "after it"
             )
-            related = [(f"`{s.op}` saved the parameters here", s.node) for s in saves]
+            related = [(f"{quote(s.op)} saved the parameters here", s.node) for s in saves]
             yield Finding(self.code, write.node, message, related)

@@ -27,21 +27,9 @@ class InferenceTensorInplace(Rule):
     severity = Severity.ERROR
     summary = "In-place write to an inference-mode tensor outside inference mode"
     INVALID = (
-        Example(
-            "import torch\n"
-            "with torch.inference_mode():\n"
-            "    x = torch.ones(3)\n"
-            "x.add_(1)\n"
-        ),
+        Example("import torch\nwith torch.inference_mode():\n    x = torch.ones(3)\nx.add_(1)\n"),
     )
-    VALID = (
-        Example(
-            "import torch\n"
-            "with torch.no_grad():\n"
-            "    x = torch.ones(3)\n"
-            "x.add_(1)\n"
-        ),
-    )
+    VALID = (Example("import torch\nwith torch.no_grad():\n    x = torch.ones(3)\nx.add_(1)\n"),)
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:

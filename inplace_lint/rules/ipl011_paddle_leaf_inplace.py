@@ -55,7 +55,9 @@ class PaddleLeafInplace(Rule):
             if write.how in ("optimizer", "helper"):
                 continue
             tensor = write.tensor
-            is_leaf = tensor.leaf or (tensor.view_of_leaf and write.how in ("setitem", "aug-setitem"))
+            is_leaf = tensor.leaf or (
+                tensor.view_of_leaf and write.how in ("setitem", "aug-setitem")
+            )
             if not is_leaf:
                 continue
             related = []
@@ -67,5 +69,11 @@ class PaddleLeafInplace(Rule):
                 f"`{write.target_text}` is a trainable Paddle leaf{origin}; {write.op_text} writes it in "
                 f"place outside `paddle.no_grad()`: {PADDLE_LEAF_ERROR}"
             )
-            yield Finding(self.code, write.node, message, related,
-                          _fixes.wrap_no_grad(analysis, write, "paddle"), framework="paddle")
+            yield Finding(
+                self.code,
+                write.node,
+                message,
+                related,
+                _fixes.wrap_no_grad(analysis, write, "paddle"),
+                framework="paddle",
+            )

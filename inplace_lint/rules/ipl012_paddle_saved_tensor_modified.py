@@ -6,7 +6,7 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
-from inplace_lint.rules._messages import PADDLE_VERSION_ERROR
+from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
 
 
@@ -57,10 +57,10 @@ class PaddleSavedTensorModified(Rule):
                 continue
             save = saves[0]
             message = (
-                f"`{write.target_text}` was saved by `{save.op}` on line {line_of(0)} (as its {save.what}); "
+                f"`{write.target_text}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
                 f"{write.op_text} changes it in place before backward: {PADDLE_VERSION_ERROR}"
             )
-            related = [(f"`{s.op}` saved it here", s.node) for s in saves]
+            related = [(f"{quote(s.op)} saved it here", s.node) for s in saves]
             fix = None
             if write.how in ("setitem", "aug-setitem"):
                 fix = _fixes.clone_before(analysis, write)

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
+from inplace_lint.rules._messages import quote
 from inplace_lint.rules.base import Example, Rule
 
 
@@ -53,9 +54,13 @@ class DataWriteSaved(Rule):
                 continue
             save = saves[0]
             message = (
-                f"`{save.op}` on line {line_of(0)} saved `{write.target_text}` ({save.what}); "
+                f"{quote(save.op)} on line {line_of(0)} saved `{write.target_text}` ({save.what}); "
                 f"{write.op_text} changes it through `.data`, which skips the version check: no error, "
                 "but backward silently computes wrong gradients"
             )
-            yield Finding(self.code, write.node, message,
-                          [(f"`{s.op}` saved it here", s.node) for s in saves])
+            yield Finding(
+                self.code,
+                write.node,
+                message,
+                [(f"{quote(s.op)} saved it here", s.node) for s in saves],
+            )

@@ -49,5 +49,9 @@ class InplaceActivationInputReused(Rule):
                 f"name, but `{reuse.name}` is read again on line {line_of(0)} as if unchanged: it now holds "
                 "the activated values"
             )
-            yield Finding(self.code, reuse.node, message,
-                          [(f"`{reuse.name}` is read again here", reuse.read_node)])
+            yield Finding(
+                self.code,
+                reuse.node,
+                message,
+                [(f"`{reuse.name}` is read again here", reuse.read_node)],
+            )

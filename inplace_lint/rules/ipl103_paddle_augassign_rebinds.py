@@ -2,13 +2,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import libcst as cst
+
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules._fixes import _AUG_TO_BIN, right_operand
 from inplace_lint.rules.base import Example, Rule
-
-import libcst as cst
 
 
 class PaddleAugassignRebinds(Rule):
@@ -37,7 +37,9 @@ class PaddleAugassignRebinds(Rule):
     name = "paddle-augassign-rebinds"
     severity = Severity.WARNING
     framework = "paddle"
-    summary = "Augmented assignment on a Paddle parameter rebinds the name; the parameter is unchanged"
+    summary = (
+        "Augmented assignment on a Paddle parameter rebinds the name; the parameter is unchanged"
+    )
     fix_applicability = "unsafe"
     INVALID = (
         Example(

@@ -5,7 +5,8 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules._messages import quote
+from inplace_lint.rules.base import Rule
 
 
 class PaddleStepBeforeBackward(Rule):
@@ -37,9 +38,14 @@ class PaddleStepBeforeBackward(Rule):
                 continue
             save = saves[0]
             message = (
-                f"{write.op_text} changes `{write.target_text}` after `{save.op}` on line {line_of(0)} "
+                f"{write.op_text} changes `{write.target_text}` after {quote(save.op)} on line {line_of(0)} "
                 "saved it and before a backward through it; Paddle does not bump versions here, so "
                 "nothing raises and the gradients are silently wrong"
             )
-            yield Finding(self.code, write.node, message,
-                          [(f"`{s.op}` saved it here", s.node) for s in saves], framework="paddle")
+            yield Finding(
+                self.code,
+                write.node,
+                message,
+                [(f"{quote(s.op)} saved it here", s.node) for s in saves],
+                framework="paddle",
+            )

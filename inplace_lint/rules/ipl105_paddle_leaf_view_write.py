@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules.base import Rule
 
 
 class PaddleLeafViewWrite(Rule):
@@ -29,7 +29,11 @@ class PaddleLeafViewWrite(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            if write.fw != "paddle" or not write.effective_grad or write.how in ("setitem", "aug-setitem"):
+            if (
+                write.fw != "paddle"
+                or not write.effective_grad
+                or write.how in ("setitem", "aug-setitem")
+            ):
                 continue
             if not write.tensor.view_of_leaf or write.tensor.leaf:
                 continue

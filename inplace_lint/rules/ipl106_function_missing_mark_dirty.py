@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules.base import Rule
 
 
 class FunctionMissingMarkDirty(Rule):

@@ -5,7 +5,8 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules._messages import quote
+from inplace_lint.rules.base import Rule
 
 
 class CtxAttributeStash(Rule):
@@ -28,13 +29,19 @@ class CtxAttributeStash(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            saves = [s for s in write.confirmed_saves(certain_only=False) if s.what == "ctx attribute"]
+            saves = [
+                s for s in write.confirmed_saves(certain_only=False) if s.what == "ctx attribute"
+            ]
             if write.fw != "torch" or not saves:
                 continue
             message = (
-                f"`{saves[0].op}` on line {line_of(0)} kept `{write.target_text}` as a ctx attribute "
+                f"{quote(saves[0].op)} on line {line_of(0)} kept `{write.target_text}` as a ctx attribute "
                 f"(not `save_for_backward`); {write.op_text} changes it before backward: no error, "
                 "silently wrong gradients"
             )
-            yield Finding(self.code, write.node, message,
-                          [(f"`{s.op}` kept it on ctx here", s.node) for s in saves])
+            yield Finding(
+                self.code,
+                write.node,
+                message,
+                [(f"{quote(s.op)} kept it on ctx here", s.node) for s in saves],
+            )

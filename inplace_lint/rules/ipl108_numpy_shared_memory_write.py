@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
+from inplace_lint.rules._messages import quote
 from inplace_lint.rules.base import Example, Rule
 
 
@@ -45,8 +46,13 @@ class NumpySharedMemoryWrite(Rule):
             if not saves:
                 continue
             message = (
-                f"`{write.target_text}` shares memory with a tensor that `{saves[0].op}` saved on line "
+                f"`{write.target_text}` shares memory with a tensor that {quote(saves[0].op)} saved on line "
                 f"{line_of(0)}; {write.op_text} writes it on the numpy side, which skips the version check: "
                 "silently wrong gradients"
             )
-            yield Finding(self.code, write.node, message, [(f"`{s.op}` saved it here", s.node) for s in saves])
+            yield Finding(
+                self.code,
+                write.node,
+                message,
+                [(f"{quote(s.op)} saved it here", s.node) for s in saves],
+            )

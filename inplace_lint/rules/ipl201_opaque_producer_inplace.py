@@ -68,4 +68,6 @@ class OpaqueProducerInplace(Rule):
                     f"{write.op_text} changes it in place before backward. If that callee saved its output, "
                     "backward raises a version-counter RuntimeError"
                 )
-                yield Finding(self.code, write.node, message, fix=_fixes.out_of_place(analysis, write))
+                yield Finding(
+                    self.code, write.node, message, fix=_fixes.out_of_place(analysis, write)
+                )

@@ -36,4 +36,6 @@ class OpaqueSliceAssign(Rule):
                     f"`{write.target_text}` comes from {write.tensor.producer}, whose saves are unknown; "
                     f"`{analysis.code(write.node)}` writes it in place before backward"
                 )
-                yield Finding(self.code, write.node, message, fix=_fixes.clone_before(analysis, write))
+                yield Finding(
+                    self.code, write.node, message, fix=_fixes.clone_before(analysis, write)
+                )
