@@ -35,6 +35,7 @@ from inplace_lint.analysis.index import ClassInfo, FunctionInfo, ModuleIndex
 from inplace_lint.analysis.values import (
     UNKNOWN,
     ArrayVal,
+    ConstVal,
     FrameworkRef,
     GradModeVal,
     ModuleVal,
@@ -105,6 +106,19 @@ class ModuleDataflow:
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
         return list(self.results.values()) + list(self.specializations.values())
+
+    def parameter_names(self, key: str) -> list[str]:
+        """Positional and keyword parameters of a function, without `self` / `cls` / `ctx`."""
+        info = self.index.functions.get(key)
+        if info is None:
+            return []
+        params = info.node.params
+        names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+        static = any(dotted_name(d.decorator) == "staticmethod" for d in info.node.decorators)
+        is_function_forward = bool(info.cls and info.cls.autograd_function_fw and info.node.name.value == "forward")
+        if info.cls is not None and (not static or is_function_forward) and names:
+            names = names[1:]
+        return names
 
     def _module_globals(self) -> dict[str, Value]:
         """Modules, tensors and optimizers the module body binds, as functions see them."""
@@ -319,6 +333,9 @@ class FunctionInterpreter:
                 if isinstance(passed, ModuleVal):
                     state.env[name] = replace(passed, path=name)
                     continue
+                if isinstance(passed, ConstVal):
+                    state.env[name] = passed
+                    continue
                 rg = passed
             elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
@@ -356,7 +373,14 @@ class FunctionInterpreter:
                     break
             return state
         if isinstance(stmt, cst.If):
-            self.eval(stmt.test, state)
+            test = self.eval(stmt.test, state)
+            if isinstance(test, ConstVal) and isinstance(test.value, (bool, type(None))):
+                # a flag the caller passed as a literal: only one branch runs
+                if test.value:
+                    return self.exec_block(_body(stmt), state)
+                if isinstance(stmt.orelse, cst.If):
+                    return self.exec_stmt(stmt.orelse, state)
+                return self.exec_block(_body(stmt.orelse), state) if stmt.orelse else state
             then = self.exec_block(_body(stmt), state.copy())
             other = state.copy()
             if stmt.orelse is not None:
@@ -532,6 +556,8 @@ class FunctionInterpreter:
         """`x.requires_grad = True` / `x.stop_gradient = False` make a leaf that requires grad."""
         path = dotted_name(target.value)
         base = state.env.get(path) if path else None
+        if base is None and path:
+            base = self.eval(target.value, state)
         flag = _literal(node.value) if isinstance(node, cst.Assign) else _NOT_LITERAL
         if not isinstance(base, TensorVal) or flag is _NOT_LITERAL:
             return
@@ -652,6 +678,8 @@ class FunctionInterpreter:
             return self._binary_result(left, right, _bin_operator(expr.operator), expr, state)
         if isinstance(expr, cst.UnaryOperation):
             value = self.eval(expr.expression, state)
+            if isinstance(value, ConstVal) and isinstance(expr.operator, cst.Not):
+                return ConstVal(not value.value)
             if isinstance(value, TensorVal):
                 return self._fresh_from([value], expr, state, f"`{_code(self, expr)}`")
             return value if isinstance(value, Unknown) else UNKNOWN
@@ -737,6 +765,8 @@ class FunctionInterpreter:
 
     def eval_name(self, expr: cst.Name, state: State) -> Value:
         name = expr.value
+        if name in ("True", "False", "None"):
+            return ConstVal({"True": True, "False": False, "None": None}[name])
         if name in self.clobbered:
             node, text = self.clobbered.pop(name)
             self.result.reuses.append(Reuse(node, name, expr, text, self.info.key))
@@ -1361,14 +1391,15 @@ class FunctionInterpreter:
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         callee = self.flow.result(key)
-        entry = _entry_signature(positional)
+        arguments = self._arguments_by_index(key, positional, keywords)
+        entry = _entry_signature(arguments)
         if any(e is not None for e in entry):
             specialized = self.flow.specialized(key, entry)
             if specialized is not None:
                 callee = specialized
         op_text = f"`{_short(self, call.func)}`"
         if callee is not None:
-            self._apply_param_writes(callee.summary, positional, call, state, op_text, module)
+            self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
             if callee.summary.returned_module is not None:
                 return callee.summary.returned_module
             if callee.summary.returned is not None:
@@ -1382,6 +1413,15 @@ class FunctionInterpreter:
             known=known,
             saves_output=bool(callee and callee.summary.returns_saved_output),
         )
+
+    def _arguments_by_index(self, key: str, positional: list[Value], keywords: dict[str, Value]) -> list:
+        """The call's arguments in the callee's parameter order (self / ctx left out)."""
+        names = self.flow.parameter_names(key)
+        arguments: list = list(positional[: len(names)]) + [None] * max(0, len(names) - len(positional))
+        for name, value in keywords.items():
+            if name in names:
+                arguments[names.index(name)] = value
+        return arguments
 
     def _apply_param_writes(
         self,
@@ -2027,11 +2067,13 @@ def _fresh_copy(value: Value) -> Value:
     return value
 
 
-def _entry_signature(positional: list[Value]) -> tuple:
-    """What a call tells its callee: tensors that surely require grad, and local modules."""
+def _entry_signature(positional: list) -> tuple:
+    """What a call tells its callee: tensors that surely require grad, local modules, literal flags."""
     entry: list[object] = []
     for value in positional:
-        if isinstance(value, TensorVal) and value.requires_grad is True:
+        if isinstance(value, ConstVal) and isinstance(value.value, (bool, type(None))):
+            entry.append(value)
+        elif isinstance(value, TensorVal) and value.requires_grad is True:
             entry.append(True)
         elif isinstance(value, ModuleVal) and value.local_class:
             entry.append(replace(value, node=None))

@@ -133,6 +133,13 @@ class FrameworkRef:
 
 
 @dataclass(frozen=True)
+class ConstVal:
+    """A literal True / False / None, so that `if inplace:` with a known flag takes one branch."""
+
+    value: object
+
+
+@dataclass(frozen=True)
 class Unknown:
     lineage: frozenset[int] = frozenset()
 
