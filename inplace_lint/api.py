@@ -20,8 +20,8 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from inplace_lint.analysis.findings import Finding
-from inplace_lint.positions import LazyPositions
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, Severity, Span
+from inplace_lint.positions import LazyPositions
 from inplace_lint.rules import all_rules
 from inplace_lint.settings import DEFAULT_SETTINGS, Settings
 from inplace_lint.sources import DEFAULT_MAX_BYTES
@@ -285,7 +285,7 @@ def findings_to_diagnostics(
 _UNRESOLVED_LINE = re.compile("\x00L[0-9]+\x00")
 
 
-def _fill_indent(text: str, lines: "_Lines", row: int) -> str:
+def _fill_indent(text: str, lines: _Lines, row: int) -> str:
     return (
         text.replace("\x00INDENT\x00", _indent_of(lines, row)) if "\x00INDENT\x00" in text else text
     )

@@ -9,8 +9,9 @@
   runs in this process: starting workers would cost more than it saves.
 * Before libcst sees a file, ``prefilter.plan`` decides what of it can hold a finding
   (docs/performance.md). Fixing and notebooks take the full path through ``files.lint_file``.
-* Each file has a time budget (option ``max-file-seconds``, default 60): a file over it is
-  reported as IPL904 and the run goes on.
+* A file over the size, line or time budget (options ``max-file-bytes``, ``max-file-lines``,
+  ``max-file-seconds``) is reported as IPL904 by the library API and the run goes on; a file that
+  makes our code raise is reported as IPL903 and the run goes on.
 
 Results come back sorted by path, whatever the parallelism.
 """
@@ -19,9 +20,7 @@ from __future__ import annotations
 
 import os
 import resource
-import signal
 import stat
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -31,7 +30,6 @@ from inplace_lint.diagnostics import Diagnostic, Position, Span
 from inplace_lint.results import FileResult
 from inplace_lint.settings import Settings
 
-DEFAULT_MAX_SECONDS = 60
 # Below this much work (bytes of source to lint) the run stays in process.
 IN_PROCESS_BYTES = 400_000
 
@@ -240,11 +238,7 @@ def _lint_task(task: _Task):
     settings = _WORKER.table[task.settings_id]
     content_digest, kind = None, "error"
     try:
-        with _time_budget(_max_seconds(settings)):
-            content_digest, result, kind = _lint_one(task.path, settings, _WORKER.fix)
-    except _OverBudget:
-        result = FileResult(task.path, _meta(settings, "IPL904", _over_time(settings)))
-        content_digest, kind = None, "over time"
+        content_digest, result, kind = _lint_one(task.path, settings, _WORKER.fix)
     except Exception as error:  # noqa: BLE001 - one bad file must not end the run
         from inplace_lint.api import format_exception
 
@@ -324,59 +318,6 @@ def _read_quietly(path: str) -> bytes | None:
             return f.read()
     except OSError:
         return None
-
-
-# --------------------------------------------------------------------------------------------
-# The time budget
-
-
-class _OverBudget(BaseException):
-    """Raised by the alarm; a BaseException so that no `except Exception` inside the pipeline
-    (which turns errors into IPL903) can swallow it."""
-
-
-def _max_seconds(settings: Settings) -> float | None:
-    value = settings.options.get("max-file-seconds", DEFAULT_MAX_SECONDS)
-    if value is None or value == 0 or isinstance(value, bool):
-        return None
-    if not isinstance(value, (int, float)) or value < 0:
-        return DEFAULT_MAX_SECONDS
-    return float(value)
-
-
-class _time_budget:
-    """SIGALRM after ``seconds`` of wall time; only in the main thread of a process that has it.
-    Native code (libcst's parser) is interrupted when it returns; the line budget bounds that."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.active = (
-            seconds is not None
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
-
-    def __enter__(self) -> None:
-        if self.active:
-            self.previous = signal.signal(signal.SIGALRM, _on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-
-
-def _on_alarm(signum, frame) -> None:
-    raise _OverBudget()
-
-
-def _over_time(settings: Settings) -> str:
-    seconds = _max_seconds(settings)
-    return (
-        f"The analysis took longer than the {seconds:g}-second budget (option max-file-seconds); "
-        "the file was not analysed"
-    )
 
 
 def _meta(settings: Settings, code: str, message: str) -> list[Diagnostic]:

@@ -113,9 +113,13 @@ class ModuleDataflow:
         if info is None:
             return []
         params = info.node.params
-        names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+        names = [
+            p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+        ]
         static = any(dotted_name(d.decorator) == "staticmethod" for d in info.node.decorators)
-        is_function_forward = bool(info.cls and info.cls.autograd_function_fw and info.node.name.value == "forward")
+        is_function_forward = bool(
+            info.cls and info.cls.autograd_function_fw and info.node.name.value == "forward"
+        )
         if info.cls is not None and (not static or is_function_forward) and names:
             names = names[1:]
         return names
@@ -1414,10 +1418,14 @@ class FunctionInterpreter:
             saves_output=bool(callee and callee.summary.returns_saved_output),
         )
 
-    def _arguments_by_index(self, key: str, positional: list[Value], keywords: dict[str, Value]) -> list:
+    def _arguments_by_index(
+        self, key: str, positional: list[Value], keywords: dict[str, Value]
+    ) -> list:
         """The call's arguments in the callee's parameter order (self / ctx left out)."""
         names = self.flow.parameter_names(key)
-        arguments: list = list(positional[: len(names)]) + [None] * max(0, len(names) - len(positional))
+        arguments: list = list(positional[: len(names)]) + [None] * max(
+            0, len(names) - len(positional)
+        )
         for name, value in keywords.items():
             if name in names:
                 arguments[names.index(name)] = value

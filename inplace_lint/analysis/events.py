@@ -6,8 +6,10 @@ Rules never walk the tree; they filter these records.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:  # the rule registry imports this module; keep libcst out of warm runs
+    import libcst as cst
 
 from inplace_lint.analysis.values import Save, TensorVal
 

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:  # the rule registry imports this module; keep libcst out of warm runs
+    import libcst as cst
 
 
 @dataclass

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from inplace_lint.analysis.events import (
     CustomFunctionIssue,
@@ -14,7 +13,11 @@ from inplace_lint.analysis.events import (
     SequentialAdjacency,
     Write,
 )
-from inplace_lint.analysis.index import ModuleIndex
+
+if TYPE_CHECKING:  # the rule registry imports this module; keep libcst out of warm runs
+    import libcst as cst
+
+    from inplace_lint.analysis.index import ModuleIndex
 
 # Placeholders the API layer fills in once positions are known.
 INDENT = "\x00INDENT\x00"

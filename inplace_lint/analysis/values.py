@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:  # the rule registry imports this module; keep libcst out of warm runs
+    import libcst as cst
 
 _ids = itertools.count(1)
 

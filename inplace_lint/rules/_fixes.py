@@ -2,54 +2,69 @@
 
 from __future__ import annotations
 
-import libcst as cst
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 from inplace_lint.analysis.events import Write
 from inplace_lint.analysis.findings import FixPlan
 from inplace_lint.analysis.model import INDENT, ModuleAnalysis
 
-_AUG_TO_BIN = {
-    cst.AddAssign: cst.Add,
-    cst.SubtractAssign: cst.Subtract,
-    cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide,
-    cst.FloorDivideAssign: cst.FloorDivide,
-    cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power,
-    cst.BitAndAssign: cst.BitAnd,
-    cst.BitOrAssign: cst.BitOr,
-    cst.BitXorAssign: cst.BitXor,
-    cst.LeftShiftAssign: cst.LeftShift,
-    cst.RightShiftAssign: cst.RightShift,
-}
+
+@cache
+def aug_to_bin() -> dict:
+    import libcst as cst
+
+    return {
+        cst.AddAssign: cst.Add,
+        cst.SubtractAssign: cst.Subtract,
+        cst.MultiplyAssign: cst.Multiply,
+        cst.DivideAssign: cst.Divide,
+        cst.FloorDivideAssign: cst.FloorDivide,
+        cst.ModuloAssign: cst.Modulo,
+        cst.PowerAssign: cst.Power,
+        cst.BitAndAssign: cst.BitAnd,
+        cst.BitOrAssign: cst.BitOr,
+        cst.BitXorAssign: cst.BitXor,
+        cst.LeftShiftAssign: cst.LeftShift,
+        cst.RightShiftAssign: cst.RightShift,
+    }
 
 
-_PRECEDENCE = {
-    cst.BitOr: 1,
-    cst.BitXor: 2,
-    cst.BitAnd: 3,
-    cst.LeftShift: 4,
-    cst.RightShift: 4,
-    cst.Add: 5,
-    cst.Subtract: 5,
-    cst.Multiply: 6,
-    cst.Divide: 6,
-    cst.FloorDivide: 6,
-    cst.Modulo: 6,
-    cst.MatrixMultiply: 6,
-    cst.Power: 8,
-}
+@cache
+def precedence() -> dict:
+    import libcst as cst
+
+    return {
+        cst.BitOr: 1,
+        cst.BitXor: 2,
+        cst.BitAnd: 3,
+        cst.LeftShift: 4,
+        cst.RightShift: 4,
+        cst.Add: 5,
+        cst.Subtract: 5,
+        cst.Multiply: 6,
+        cst.Divide: 6,
+        cst.FloorDivide: 6,
+        cst.Modulo: 6,
+        cst.MatrixMultiply: 6,
+        cst.Power: 8,
+    }
 
 
 def right_operand(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> cst.BaseExpression:
     """`value` as the right operand of `operator`, parenthesised only where precedence needs it."""
+    import libcst as cst
+
     if isinstance(
         value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.Comparison, cst.NamedExpr)
     ):
         return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    binds_looser = isinstance(value, cst.BinaryOperation) and _PRECEDENCE.get(
+    binds_looser = isinstance(value, cst.BinaryOperation) and precedence().get(
         type(value.operator), 0
-    ) <= _PRECEDENCE.get(type(operator), 0)
+    ) <= precedence().get(type(operator), 0)
     if binds_looser and not value.lpar:
         return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return value
@@ -57,6 +72,8 @@ def right_operand(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> cst.
 
 def applicability(write: Write) -> str:
     """Rebinding instead of writing is safe only when no other name sees the tensor."""
+    import libcst as cst
+
     target = write.target
     if write.aliased or not isinstance(target, cst.Name):
         return "unsafe"
@@ -65,9 +82,11 @@ def applicability(write: Write) -> str:
 
 def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
     """`x += y` -> `x = x + y`; `x.add_(y)` -> `x = x.add(y)`; `F.relu(x, inplace=True)` -> `inplace=False`."""
+    import libcst as cst
+
     node = write.node
     if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Name, cst.Attribute)):
-        operator = _AUG_TO_BIN.get(type(node.operator))
+        operator = aug_to_bin().get(type(node.operator))
         if operator is None:
             return None
         value = right_operand(node.value, operator())
@@ -111,6 +130,8 @@ def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
 
 def inplace_false(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
     """Turn `inplace=True` off, at the call or at the module's constructor."""
+    import libcst as cst
+
     for owner in (write.node, write.constructor_node):
         if not isinstance(owner, cst.Call):
             continue
@@ -131,6 +152,8 @@ def inplace_false(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
 
 def clone_before(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
     """`x[i] = v` -> `x = x.clone()` then the write: the saved tensor keeps its old values."""
+    import libcst as cst
+
     target = write.target
     stmt = write.stmt
     if stmt is None or not isinstance(target, (cst.Name, cst.Attribute)):
@@ -144,6 +167,8 @@ def clone_before(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
 
 def wrap_no_grad(analysis: ModuleAnalysis, write: Write, framework: str) -> FixPlan | None:
     """Wrap a parameter update or initialisation in `with torch.no_grad():` (or paddle's)."""
+    import libcst as cst
+
     stmt = write.stmt
     if stmt is None or not isinstance(stmt, (cst.Expr, cst.AugAssign, cst.Assign)):
         return None

@@ -75,6 +75,6 @@ def _import_rule_modules() -> None:
     import inplace_lint.rules as package
 
     for info in pkgutil.iter_modules(package.__path__):
-        if info.name != "base":
+        if info.name != "base" and not info.name.startswith("_"):
             importlib.import_module(f"{package.__name__}.{info.name}")
     _imported = True

@@ -2,8 +2,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import libcst as cst
-
 from inplace_lint.analysis.events import Write
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
@@ -126,6 +124,8 @@ class SavedTensorModified(Rule):
             )
             fix = None
             if adjacent.keyword_node is not None:
+                import libcst as cst
+
                 fix = FixPlan(
                     "Pass `inplace=False`", [(adjacent.keyword_node.value, cst.Name("False"))]
                 )

@@ -1,14 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules._fixes import _AUG_TO_BIN, right_operand
+from inplace_lint.rules._fixes import aug_to_bin, right_operand
 from inplace_lint.rules.base import Example, Rule
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class PaddleAugassignRebinds(Rule):
@@ -68,7 +70,9 @@ class PaddleAugassignRebinds(Rule):
 
 
 def _set_value_fix(node: cst.AugAssign) -> FixPlan | None:
-    operator = _AUG_TO_BIN.get(type(node.operator))
+    import libcst as cst
+
+    operator = aug_to_bin().get(type(node.operator))
     if operator is None or not isinstance(node.target, (cst.Name, cst.Attribute)):
         return None
     value = right_operand(node.value, operator())
