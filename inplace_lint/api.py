@@ -8,7 +8,6 @@ above it.
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 import sys
 import threading
@@ -426,14 +425,10 @@ def _limit(settings: Settings, key: str, default: int) -> int | None:
     return value
 
 
-def _too_deep(settings: Settings) -> Diagnostic | None:
-    return _meta(
-        "IPL904",
-        "The file is nested more deeply than the analysis can follow; it was not analysed",
-        1,
-        1,
-        settings,
-    )
+def _too_deep(settings: Settings, what: str | None = None) -> Diagnostic | None:
+    reason = f" ({what})" if what else ""
+    message = f"The file is nested more deeply{reason} than the analysis can follow; not analysed"
+    return _meta("IPL904", message, 1, 1, settings)
 
 
 def _internal_error(
@@ -470,11 +465,22 @@ def _caused_by_recursion(error: BaseException | None) -> bool:
 # CPython refuses more than 200 nested brackets ("too many nested parentheses"); libcst accepts
 # them but takes time quadratic in the depth (1,000 nested calls: half a minute).
 MAX_BRACKET_DEPTH = 200
-# A chain of calls, subscripts and attributes (`x.t().t()...`) nests the tree as deeply without
-# any bracket depth, at the same quadratic cost; real code stays far below this.
+# Operators chained without a comma or a statement between them nest the tree as deeply, and
+# libcst's parser recurses on them natively: 8,000 chained lambdas or `**` crash the process
+# (stack overflow), 2,000 take seconds. Real code stays far below this (the survey trees: 33).
+MAX_OPERATOR_CHAIN = 500
+# A chain of calls, subscripts and attributes (`x.t().t()...`) nests the tree as deeply with
+# no brackets open, at the same quadratic cost; real code stays far below this.
 MAX_TRAILER_CHAIN = 200
-_BRACKET_DELTA = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
-_BRACKETS = re.compile(r"[()\[\]{}]")
+_TOKENS = re.compile(
+    r"""(?P<string>[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'))"""
+    r"|(?P<comment>\#[^\n]*)"
+    r"|(?P<continuation>\\(?:\r\n|\r|\n))"
+    r"|(?P<separator>[,;]|(?<![=!<>:+\-*/%@&|^~])=(?!=))"
+    r"|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<newline>\r\n|\r|\n)"
+    r"|(?P<operator>\*\*|//|<<|>>|<=|>=|==|!=|[-+*/%@&|^~<>:]"
+    r"|\b(?:and|or|not|is|in|if|else|lambda|await)\b)"
+)
 _TRAILER_CHAIN = re.compile(
     r"(?:\.[ \t]*\w+[ \t]*|\([^()\n]*\)|\[[^\[\]\n]*\])" + f"{{{MAX_TRAILER_CHAIN},}}"
 )
@@ -482,16 +488,36 @@ _TRAILER_CHAIN = re.compile(
 
 def _nesting_problem(source: str, settings: Settings) -> list[Diagnostic] | None:
     """Diagnostics for text nested past what CPython accepts or libcst parses in useful time."""
-    depth = max(
-        itertools.accumulate(_BRACKET_DELTA[b] for b in _BRACKETS.findall(source)), default=0
-    )
+    depth, chain = _depth_and_chain(source)
     if depth > MAX_BRACKET_DEPTH:
         python_error = _python_syntax_error(source)
         if python_error is not None:
             return _only(_syntax_error_diagnostic(source, python_error, settings))
-    if depth > MAX_BRACKET_DEPTH or _TRAILER_CHAIN.search(source):
-        return _only(_too_deep(settings))
+        return _only(_too_deep(settings, f"{depth} nested brackets"))
+    if chain > MAX_OPERATOR_CHAIN:
+        return _only(_too_deep(settings, f"an expression chaining {chain} operators"))
+    if _TRAILER_CHAIN.search(source):
+        return _only(_too_deep(settings, f"over {MAX_TRAILER_CHAIN} chained calls or subscripts"))
     return None
+
+
+def _depth_and_chain(source: str) -> tuple[int, int]:
+    """The deepest bracket nesting, and the longest run of operators with no comma, semicolon,
+    assignment or end of statement between them (brackets do not end a run: `(a+b)+(c+d)` nests)."""
+    deepest = depth = longest = run = 0
+    for match in _TOKENS.finditer(source):
+        kind = match.lastgroup
+        if kind == "operator":
+            run += 1
+            longest = max(longest, run)
+        elif kind == "open":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif kind == "close":
+            depth = max(depth - 1, 0)
+        elif kind == "separator" or (kind == "newline" and depth == 0):
+            run = 0
+    return deepest, longest
 
 
 def _rows(source: str) -> list[str]:

@@ -67,6 +67,8 @@ class FunctionSummary:
     self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
     returned_module: ModuleVal | None = None
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
+    saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
+    saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
     ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
@@ -484,6 +486,9 @@ class FunctionInterpreter:
                     state.env.pop(name, None)
 
     def _record_return(self, value: Value, state: State) -> None:
+        lineage = lineage_of(value)
+        if lineage:
+            self._record_saved_inputs(lineage, state)
         if _portable(value):
             self.result.summary.returned = value
         if isinstance(value, ModuleVal) and not value.local_class:
@@ -498,6 +503,24 @@ class FunctionInterpreter:
             )
             summary.returns_known = value.known and (summary.returns_known or not self.returns_seen)
             self.returns_seen = True
+
+    def _record_saved_inputs(self, lineage: frozenset[int], state: State) -> None:
+        """Arguments and `self.` tensors that an op on the way to the returned value saved: a
+        caller's later write to them is checked against this call."""
+        summary = self.result.summary
+        for storage, saves in state.saves.items():
+            reached = [
+                s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
+            ]
+            if not reached:
+                continue
+            if storage in self.param_storages:
+                summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
+        for key, held in state.env.items():
+            if key.startswith("self.") and key.count(".") == 1 and isinstance(held, TensorVal):
+                saves = state.saves.get(held.storage, ())
+                if any(s.certain and s.op_id in lineage for s in saves) and not held.parameter:
+                    summary.saved_self_attributes.add(key[len("self.") :])
 
     # ---------------------------------------------------------------- assignment
     def bind(
@@ -623,9 +646,10 @@ class FunctionInterpreter:
             numpy_shared=True,
             producer="numpy",
         )
-        self.record_write(
-            state, tensor, "numpy", node, target, bumps=False, op_text=_code(self, node)
-        )
+        # `t.numpy()[...] = v` writes through the tensor itself (like `.data`); a numpy name bound
+        # elsewhere (`a = t.numpy()`, `torch.from_numpy(a)`) is shared memory (IPL108)
+        how = "numpy-inline" if isinstance(target, cst.Call) else "numpy"
+        self.record_write(state, tensor, how, node, target, bumps=False, op_text=_code(self, node))
 
     def exec_augassign(self, node: cst.AugAssign, state: State) -> None:
         op = _aug_operator(node.operator)
@@ -1378,6 +1402,12 @@ class FunctionInterpreter:
             requires_grad=True if module.has_parameters else None,
             saves_output=bool(summary and summary.returns_saved_output),
         )
+        if summary is not None:
+            names = self.flow.parameter_names(f"{module.local_class}.forward")
+            arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
+            self._apply_callee_saves(
+                summary, arguments, result, call, state, op_text, module=module
+            )
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
@@ -1409,7 +1439,7 @@ class FunctionInterpreter:
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned)
         known = bool(callee and callee.summary.returns_known)
-        return self._opaque_result(
+        result = self._opaque_result(
             positional + list(keywords.values()),
             call,
             state,
@@ -1417,6 +1447,32 @@ class FunctionInterpreter:
             known=known,
             saves_output=bool(callee and callee.summary.returns_saved_output),
         )
+        if callee is not None:
+            self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
+        return result
+
+    def _apply_callee_saves(
+        self,
+        summary: FunctionSummary,
+        arguments: list,
+        result: Value,
+        call,
+        state: State,
+        op_text: str,
+        module: ModuleVal | None = None,
+    ) -> None:
+        """Saves the callee made of its arguments (and of its module's tensors) belong to this call."""
+        op_id = _last_op_id(result)
+        if op_id is None or not state.grad_enabled:
+            return
+        for index, what in summary.saved_params.items():
+            if index < len(arguments) and isinstance(arguments[index], TensorVal):
+                state.add_save(arguments[index].storage, Save(_unquote(op_text), call, op_id, what))
+        if module is not None:
+            for name in summary.saved_self_attributes:
+                state.add_save(
+                    f"buffer:{module.key_root}.{name}", Save(_unquote(op_text), call, op_id, name)
+                )
 
     def _arguments_by_index(
         self, key: str, positional: list[Value], keywords: dict[str, Value]

@@ -45,9 +45,9 @@ class DataWriteSaved(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            if write.fw != "torch" or write.bumps_version or write.how in ("numpy",):
+            if write.fw != "torch" or write.bumps_version or write.how == "numpy":
                 continue
-            if not (write.tensor.via_data or write.how == "data-assign"):
+            if not (write.tensor.via_data or write.how in ("data-assign", "numpy-inline")):
                 continue
             saves = [s for s in write.confirmed_saves() if s.what != "ctx attribute"]
             if not saves:
