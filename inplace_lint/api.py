@@ -56,9 +56,11 @@ class _TooDeep(Exception):
     """The file is nested deeper than the Python stack allowed; worth one try on a deeper one."""
 
 
-def _lint_guarded(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
+def _lint_guarded(
+    source: str, filename: str, settings: Settings, deep: bool = False
+) -> list[Diagnostic]:
     try:
-        return _lint_unsuppressed(source, filename, settings)
+        return _lint_unsuppressed(source, filename, settings, deep)
     except _TooDeep:
         raise
     except Exception as error:  # the last line of defence: report, do not crash
@@ -90,10 +92,10 @@ def _lint_within_budget(source: str, filename: str, settings: Settings) -> list[
     args = (source, filename, settings)
     try:
         try:
-            return _in_lint_thread(_lint_guarded, args, seconds, deep=False)
+            return _in_lint_thread(_lint_guarded, (*args, False), seconds, deep=False)
         except _TooDeep:
             with _deep_stack_lock:  # the recursion limit is process-wide: one deep run at a time
-                return _in_lint_thread(_lint_guarded, args, seconds, deep=True)
+                return _in_lint_thread(_lint_guarded, (*args, True), seconds, deep=True)
     except _TooDeep:
         return _only(_too_deep(settings))
     except _OverTimeBudget:
@@ -167,7 +169,9 @@ def _seconds_budget(settings: Settings) -> float | None:
     return float(value)
 
 
-def _lint_unsuppressed(source: str, filename: str, settings: Settings) -> list[Diagnostic]:
+def _lint_unsuppressed(
+    source: str, filename: str, settings: Settings, deep: bool = False
+) -> list[Diagnostic]:
     over_budget = _over_budget(source, settings)
     if over_budget is not None:
         return _only(_meta("IPL904", over_budget, 1, 1, settings))
@@ -186,8 +190,10 @@ def _lint_unsuppressed(source: str, filename: str, settings: Settings) -> list[D
     from inplace_lint.analysis.engine import analyse
 
     result = analyse(module, settings)
-    if any(_is_recursion_error(exc_text) for _, exc_text in result.errors):
-        raise _TooDeep  # not a bug in a rule: the file is deeper than Python's stack
+    if not deep and any(_is_recursion_error(exc_text) for _, exc_text in result.errors):
+        raise _TooDeep  # likely not a bug in the rule but a file deeper than the default stack
+    # On the deep stack the file's nesting is bounded (_nesting_problem), so a rule that still
+    # recurses out of it is a bug in that rule: IPL903 below, like any other exception.
     diagnostics = _to_diagnostics(module, result.findings, filename, settings)
     for code, exc_text in result.errors:
         where = f"rule {code}" if code in all_rules() else code
