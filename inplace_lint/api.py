@@ -82,7 +82,7 @@ DEEP_STACK_BYTES = 512 * 1024 * 1024  # reserved, not committed: pages are touch
 # Seconds one file may take (option max-file-seconds); past it the file is reported (IPL904).
 # It guards against analysis time that grows faster than the file (deep or odd code), not against
 # size, which the byte and line budgets bound before parsing.
-DEFAULT_MAX_SECONDS = 60.0
+DEFAULT_MAX_SECONDS = 120.0  # 4x the slowest file of the survey trees on a loaded 2-core machine
 _GRACE_SECONDS = 5.0  # for the interrupted thread to unwind
 _deep_stack_lock = threading.Lock()
 

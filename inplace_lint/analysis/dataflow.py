@@ -1347,7 +1347,7 @@ class FunctionInterpreter:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
         if facts is not None and not getattr(facts, "container", False):
-            if module is owner and module.node is not None:
+            if module.node is not None:
                 # say which module it is: `self.act(...)` (`nn.ReLU(inplace=True)`), `self.gate` (`nn.Sigmoid`)
                 label = (
                     _code(self, module.node) if facts.call.inplace_param else _short_class(module)

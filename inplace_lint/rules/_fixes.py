@@ -182,3 +182,21 @@ def wrap_no_grad(analysis: ModuleAnalysis, write: Write, framework: str) -> FixP
 
 def target_name(write: Write) -> str:
     return write.target_text or "the tensor"
+
+
+def advice(analysis: ModuleAnalysis, write: Write) -> str:
+    """One sentence on what to change, in the user's terms."""
+    target = target_name(write)
+    operator = getattr(write.node, "operator", None)
+    if write.how == "augassign" and operator is not None:
+        symbol = analysis.code(operator).strip().removesuffix("=")
+        return f"Write it out of place: `{target} = {target} {symbol} ...`."
+    if write.how == "method":
+        return "Use the out-of-place method (drop the trailing `_`) and assign the result."
+    if write.how in ("module", "inplace-kw"):
+        return "Pass `inplace=False`."
+    if write.how in ("setitem", "aug-setitem"):
+        return f"Clone it first (`{target} = {target}.clone()`) or build the value out of place."
+    if write.how == "out":
+        return "Assign the result instead of passing `out=`."
+    return "Write to a clone, or compute the new value out of place."

@@ -146,17 +146,14 @@ def runs_without_grad(write: Write) -> bool:
 def saved_tensor_finding(code: str, analysis: ModuleAnalysis, write: Write, saves: list) -> Finding:
     save = saves[0]
     target = _fixes.target_name(write)
-    op = write.op_text or f"`{analysis.code(write.node)}`"
+    op = quote(write.op_text or analysis.code(write.node))
     message = (
         f"`{target}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
-        f"{op} changes it in place before backward: {VERSION_ERROR}"
+        f"{op} changes it in place before backward: {VERSION_ERROR}. {_fixes.advice(analysis, write)}"
     )
     related = [(f"{quote(s.op)} saved `{target}` ({s.what}) here", s.node) for s in saves]
-    if write.how == "helper" and write.callee_node is not None:
-        message = (
-            f"{op} writes `{target}` in place, but {quote(save.op)} on line {line_of(0)} saved it "
-            f"({save.what}) for backward: {VERSION_ERROR}"
-        )
+    if write.callee_node is not None:
+        related.append(("the function doing the write is called here", write.callee_node))
     fix = _fixes.out_of_place(analysis, write)
     if fix is None and write.how in ("setitem", "aug-setitem"):
         fix = _fixes.clone_before(analysis, write)
