@@ -57,15 +57,49 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
 def fix_text(
     text: str, filename: str, settings: Settings, unsafe: bool, max_iterations: int = 10
 ) -> FixOutcome:
-    """Lint, apply every applicable non-overlapping fix, and repeat until nothing changes."""
+    """Lint, apply every applicable non-overlapping fix, and repeat until nothing changes.
+
+    The text returned is a fixed point: fixing it again changes nothing. Fixes that still apply
+    after ``max_iterations`` rounds never settle (a fix its own rule does not accept); the loop is
+    run again without them, and they are reported in ``error``.
+    """
+    outcome, unsettled = _fix_loop(text, filename, settings, unsafe, max_iterations, frozenset())
+    if not unsettled:
+        return outcome
+    retry, still = _fix_loop(text, filename, settings, unsafe, max_iterations, unsettled)
+    if still:  # give up on fixing this file rather than return a text that is not settled
+        from inplace_lint.api import lint_source
+
+        retry = FixOutcome(text, remaining=lint_source(text, filename, settings))
+        unsettled |= still
+    codes = ", ".join(sorted(unsettled))
+    note = f"fixes for {codes} did not settle after {max_iterations} rounds and were not applied"
+    retry.error = f"{note}; {retry.error}" if retry.error else note
+    return retry
+
+
+def _fix_loop(
+    text: str,
+    filename: str,
+    settings: Settings,
+    unsafe: bool,
+    max_iterations: int,
+    excluded: frozenset[str],
+) -> tuple[FixOutcome, frozenset[str]]:
+    """One fixing run; also returns the codes whose fixes still applied when the rounds ran out."""
     from inplace_lint.api import lint_source
 
     outcome = FixOutcome(text)
     must_parse_with_ast = _parses_with_ast(text)
     diagnostics = lint_source(text, filename, settings)
-    for _ in range(max_iterations):
-        chosen = choose_fixes(_positions_trusted(outcome.text, diagnostics), unsafe)
+    unsettled: frozenset[str] = frozenset()
+    for round_number in range(max_iterations + 1):
+        candidates = [d for d in diagnostics if d.code not in excluded]
+        chosen = choose_fixes(_positions_trusted(outcome.text, candidates), unsafe)
         if not chosen:
+            break
+        if round_number == max_iterations:
+            unsettled = frozenset(d.code for d in chosen)
             break
         newline = dominant_newline(outcome.text)
         edits = [_with_newline(e, newline) for d in chosen for e in _fix(d).edits]
@@ -88,7 +122,7 @@ def fix_text(
         outcome.applied.extend(chosen)
         diagnostics = lint_source(new_text, filename, settings)
     outcome.remaining = diagnostics
-    return outcome
+    return outcome, unsettled
 
 
 def choose_fixes(diagnostics: Iterable[Diagnostic], unsafe: bool) -> list[Diagnostic]:
