@@ -258,6 +258,7 @@ class FunctionInterpreter:
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.call_local_functions = True  # False while the module's globals are collected
+        self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
