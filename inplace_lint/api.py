@@ -39,6 +39,10 @@ def lint_source(
     IPL903 when our code raised (the traceback is in ``detail``), IPL904 when it is over the size
     budget or nested deeper than the analysis can follow.
     """
+    if "\r" in source:
+        # Python reads a lone CR as a line break; libcst and parts of the pipeline count rows by
+        # "\n". One LF for each lone CR keeps every row and column where it was.
+        source = _LONE_CR.sub("\n", source)
     diagnostics = _lint_within_budget(source, filename, settings)
     from inplace_lint.suppressions import apply_suppressions
 
@@ -50,6 +54,9 @@ def lint_source(
             *_only(_internal_error("suppressions", filename, error, settings)),
         ]
     return sorted(diagnostics, key=lambda d: d.sort_key)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 class _TooDeep(Exception):

@@ -117,18 +117,7 @@ def test_fstring_error_on_python_before_312_keeps_the_row():
 # --- text that parses: the same findings whatever the spelling ---------------------------------
 
 
-@pytest.mark.parametrize(
-    "newline",
-    [
-        "\r\n",
-        pytest.param(
-            "\r",
-            marks=pytest.mark.xfail(
-                reason="positions.py (LazyPositions) counts rows with str.count('\\n')", strict=True
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
 def test_line_endings_give_the_same_findings(newline):
     assert findings(TORCH_BODY.replace("\n", newline)) == findings(TORCH_BODY)
 
