@@ -1,0 +1,102 @@
+"""Engine behaviour that fixtures do not pin down: regressions found on released trees."""
+
+from __future__ import annotations
+
+import textwrap
+
+from inplace_lint.api import lint_source
+
+
+def codes(source: str) -> list[tuple[int, str]]:
+    return [(d.span.start.row, d.code) for d in lint_source(textwrap.dedent(source), "t.py")]
+
+
+def test_module_level_with_block_and_functions_do_not_crash() -> None:
+    # paddleclas 2.6.0 hubconf.py: a module-level `with` while the module's globals are collected
+    source = """
+        import paddle
+
+        with paddle.no_grad():
+            table = paddle.ones([3])
+
+        def f(x):
+            return x * 2
+    """
+    assert codes(source) == []
+
+
+def test_import_aliases_resolve() -> None:
+    source = """
+        import torch as th
+        from torch.nn import functional as F
+
+        def f(w):
+            h = th.sigmoid(w * 2)
+            F.relu_(h)
+            return h
+
+        w = th.randn(3, requires_grad=True)
+        f(w).sum().backward()
+    """
+    assert (7, "IPL001") in codes(source)
+
+
+def test_write_after_last_backward_is_harmless() -> None:
+    source = """
+        import torch
+
+        w = torch.randn(3, requires_grad=True)
+        h = torch.sigmoid(w * 2)
+        h.sum().backward()
+        h += 1
+    """
+    assert codes(source) == []
+
+
+def test_retain_graph_keeps_saves_alive() -> None:
+    source = """
+        import torch
+
+        w = torch.randn(3, requires_grad=True)
+        h = torch.sigmoid(w * 2)
+        h.sum().backward(retain_graph=True)
+        h += 1
+        h.mean().backward()
+    """
+    assert codes(source) == [(7, "IPL001")]
+
+
+def test_literal_flag_prunes_the_branch_it_guards() -> None:
+    source = """
+        import torch
+
+        def scale(x, s, inplace=False):
+            if inplace:
+                x.mul_(s)
+                return x
+            return x * s
+
+        w = torch.randn(3, requires_grad=True)
+        h = torch.sigmoid(w * 2)
+        y = scale(h, 2.0, inplace=False)
+        (y + h).sum().backward()
+    """
+    assert codes(source) == []
+
+
+def test_literal_flag_true_takes_the_in_place_branch() -> None:
+    source = """
+        import torch
+
+        def scale(x, s, inplace=False):
+            if inplace:
+                x.mul_(s)
+                return x
+            return x * s
+
+        w = torch.randn(3, requires_grad=True)
+        h = torch.sigmoid(w * 2)
+        y = scale(h, 2.0, inplace=True)
+        (y + h).sum().backward()
+    """
+    assert (6, "IPL001") in codes(source)
