@@ -662,6 +662,10 @@ class FunctionInterpreter:
                 self._subscript_write(base, target, state, node, rhs, augmented=True)
             return
         current = self.eval(target, state)
+        if isinstance(current, SeqVal) and isinstance(rhs, SeqVal) and op == "+":
+            # `layers += [nn.Linear(...), nn.Tanh()]`: a list being built
+            self.bind(target, SeqVal(current.items + rhs.items, current.lineage | rhs.lineage), state, node)
+            return
         if isinstance(current, ArrayVal):
             self._numpy_write(current, state, node, target)
             return
@@ -1841,7 +1845,7 @@ class FunctionInterpreter:
             children = tuple(
                 v for v in _flatten(SeqVal(tuple(positional))) if isinstance(v, ModuleVal)
             )
-            self._check_adjacency(call, positional)
+            self._check_adjacency(children)
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
             has_params = any(c.has_parameters for c in children)
@@ -1856,31 +1860,23 @@ class FunctionInterpreter:
             uid=f"m{new_id()}",
         )
 
-    def _check_adjacency(self, call: cst.Call, positional: list[Value]) -> None:
-        previous: tuple[ModuleVal, cst.CSTNode] | None = None
-        for arg, value in zip(call.args, positional):
-            if not isinstance(value, ModuleVal) or value.facts is None:
-                previous = None
+    def _check_adjacency(self, children: tuple[ModuleVal, ...]) -> None:
+        """An in-place activation right after a module that saves its output, inside one container."""
+        for previous, child in zip(children, children[1:]):
+            if previous.facts is None or child.facts is None or child.node is None or previous.node is None:
                 continue
-            facts = value.facts
-            if (
-                previous is not None
-                and facts.call.inplace_param
-                and not facts.call.inplace_saves_clone
-            ):
-                prev_module, prev_node = previous
-                if prev_module.facts is not None and prev_module.facts.call.saves_output:
-                    self.result.adjacency.append(
-                        SequentialAdjacency(
-                            arg.value,
-                            prev_node,
-                            _code(self, prev_node),
-                            _code(self, arg.value),
-                            value.fw,
-                            _inplace_keyword(arg.value),
-                        )
+            call = child.facts.call
+            if call.inplace_param and not call.inplace_saves_clone and previous.facts.call.saves_output:
+                self.result.adjacency.append(
+                    SequentialAdjacency(
+                        child.node,
+                        previous.node,
+                        _code(self, previous.node),
+                        _code(self, child.node),
+                        child.fw,
+                        _inplace_keyword(child.node),
                     )
-            previous = (value, arg.value)
+                )
 
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
         positional, keywords = self._args(call, state)

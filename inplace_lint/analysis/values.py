@@ -256,6 +256,8 @@ def _merge_values(vals: list[Value | None]) -> Value:
             view_of_leaf=all(t.view_of_leaf for t in tensors) and len(tensors) == len(vals),
             via_data=all(t.via_data for t in tensors),
         )
+    if present and all(isinstance(v, SeqVal) for v in present) and len(present) == len(vals):
+        return max(present, key=lambda v: len(v.items))  # a list built in a loop: its fullest state
     if present and all(type(v) is type(present[0]) for v in present) and len(present) == len(vals):
         return present[0]
     return Unknown(frozenset().union(*(lineage_of(v) for v in present)) if present else frozenset())
