@@ -39,6 +39,7 @@ import itertools
 import re
 import warnings
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # A module that never names a framework cannot import one.
 _MENTION = re.compile(r"\b(?:torch|paddle)\b")
@@ -147,14 +148,21 @@ def _parse(text: str) -> ast.Module | None:
 # Units: what the analysis indexes (analysis/index.py), so what can be kept or stubbed alone
 
 
+class _Scan(NamedTuple):
+    seed: bool  # holds in-place syntax
+    names: set[str]  # every identifier: names and attribute names, read or written
+    reads: set[str]  # those read as values (not only written, not only in isinstance/annotations)
+    called: set[str]  # `f(...)` -> f; `a.b.m(...)` -> m and a
+
+
 @dataclass(eq=False)
 class _Unit:
     kind: str  # "module" (the top-level statements) | "function" | "class" | "method"
     name: str
     node: ast.AST | None = None
     owner: _Unit | None = None  # the class of a method
-    seed: bool = False  # holds in-place syntax
-    names: set[str] = field(default_factory=set)  # identifiers it uses (names and attributes)
+    scan: _Scan = field(default_factory=lambda: _Scan(False, set(), set(), set()))
+    seed: bool = False  # holds in-place syntax (or is a method of an autograd.Function)
     # class only
     methods: dict[str, list[_Unit]] = field(default_factory=dict)  # by name, `__init__` too
     bases: set[str] = field(default_factory=set)  # names in its bases
@@ -166,6 +174,18 @@ class _Unit:
     def init(self) -> list[_Unit]:
         return self.methods.get("__init__", [])
 
+    @property
+    def names(self) -> set[str]:
+        return self.scan.names
+
+    @property
+    def reads(self) -> set[str]:
+        return self.scan.reads
+
+    @property
+    def called(self) -> set[str]:
+        return self.scan.called
+
 
 class _Module:
     def __init__(self, tree: ast.Module) -> None:
@@ -175,14 +195,16 @@ class _Module:
         self.classes: dict[str, list[_Unit]] = {}
         top_nodes: list[ast.AST] = []
         self._collect(tree.body, top_nodes, depth=0)
-        self.top.seed, self.top.names = _scan(top_nodes)
+        self.top.scan = _scan(top_nodes)
+        self.top.seed = self.top.scan.seed
 
     def _collect(self, body: list[ast.stmt], top_nodes: list[ast.AST], depth: int) -> None:
         """Mirrors ``analysis.index``: module body, and if/try/with blocks a few levels down."""
         for stmt in body:
             if isinstance(stmt, _DEFS):
                 unit = _Unit("function", stmt.name, stmt)
-                unit.seed, unit.names = _scan([stmt])
+                unit.scan = _scan([stmt])
+                unit.seed = unit.scan.seed
                 self.units.append(unit)
                 self.functions.setdefault(stmt.name, []).append(unit)
             elif isinstance(stmt, ast.ClassDef):
@@ -196,8 +218,8 @@ class _Module:
 
     def _add_class(self, stmt: ast.ClassDef) -> None:
         cls = _Unit("class", stmt.name, stmt)
-        _, cls.bases = _scan([*stmt.bases, *stmt.keywords])
-        _, cls.names = _scan([*stmt.decorator_list, *stmt.bases, *stmt.keywords])
+        cls.bases = _scan([*stmt.bases, *stmt.keywords]).names
+        cls.scan = _scan([*stmt.decorator_list, *stmt.bases, *stmt.keywords])
         autograd_function = any(
             _last_name(b).endswith(_AUTOGRAD_FUNCTION_BASES) for b in stmt.bases
         )
@@ -208,15 +230,16 @@ class _Module:
                 cls.body.append(inner)
                 continue
             method = _Unit("method", inner.name, inner, owner=cls)
-            method.seed, method.names = _scan([inner])
-            method.seed = method.seed or autograd_function
+            method.scan = _scan([inner])
+            method.seed = method.scan.seed or autograd_function
             cls.methods.setdefault(inner.name, []).append(method)
             self.units.append(method)
             if inner.name == "__init__":
                 for node in ast.walk(inner):
                     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                        seed, names = _scan([node])
-                        cls.assigns.append((frozenset(_target_names(node)), seed, frozenset(names)))
+                        found = _scan([node])
+                        targets = frozenset(_target_names(node))
+                        cls.assigns.append((targets, found.seed, frozenset(found.names)))
 
     def named(self, table: dict[str, list[_Unit]], names: set[str]) -> list[_Unit]:
         found: list[_Unit] = []
@@ -299,40 +322,81 @@ def _target_names(node: ast.AST) -> set[str]:
 # Candidates
 
 
-def _scan(nodes: list[ast.AST]) -> tuple[bool, set[str]]:
-    """(holds an in-place candidate, identifiers read) for the trees under ``nodes``."""
+_TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
+
+
+def _scan(nodes: list[ast.AST]) -> _Scan:
     seed = False
-    loads: set[str] = set()
+    names: set[str] = set()
+    reads: set[str] = set()
+    called: set[str] = set()
     stack = list(nodes)
+    typed: list[ast.AST] = []  # annotations and isinstance() classes: named, not used as values
     pop, push = stack.pop, stack.append
-    Name, Attribute, Call, AST = ast.Name, ast.Attribute, ast.Call, ast.AST
+    Name, Attribute, Call, AST, Load = ast.Name, ast.Attribute, ast.Call, ast.AST, ast.Load
+    arg, annotated, defs = ast.arg, ast.AnnAssign, _DEFS
     for_candidates = _CANDIDATE_TESTS
     while stack:
         node = pop()
         kind = type(node)
         if kind is Name:
-            loads.add(node.id)
+            names.add(node.id)
+            if type(node.ctx) is Load:
+                reads.add(node.id)
             continue
         if kind is Attribute:
-            loads.add(node.attr)
+            names.add(node.attr)
+            if type(node.ctx) is Load:
+                reads.add(node.attr)
         elif kind is Call:
             func = node.func
             name = func.id if type(func) is Name else func.attr if type(func) is Attribute else ""
+            called.add(name)
+            while type(func) is Attribute:
+                func = func.value
+            if type(func) is Name:
+                called.add(func.id)
             if not seed and _is_candidate_call(node, name):
                 seed = True
+            if name in _TYPE_CHECKS and len(node.args) == 2 and not node.keywords:
+                push(node.func)
+                push(node.args[0])
+                typed.append(node.args[1])
+                continue
+        elif kind is arg or kind is annotated or kind in defs:
+            annotation = node.returns if kind in defs else node.annotation
+            if annotation is not None:
+                typed.append(annotation)
+            if kind is arg:
+                continue
+            if kind is annotated:
+                push(node.target)
+                if node.value is not None:
+                    push(node.value)
+                if not seed and for_candidates[kind](node):
+                    seed = True
+                continue
         elif not seed:
             test = for_candidates.get(kind)
             if test is not None and test(node):
                 seed = True
-        for name in node._fields:
-            value = getattr(node, name, None)
+        if kind is ast.AugAssign:
+            reads.update(_target_names(node))
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, AST):
                         push(item)
             elif isinstance(value, AST):
                 push(value)
-    return seed, loads
+    for node in typed:
+        for sub in ast.walk(node):
+            if type(sub) is Name:
+                names.add(sub.id)
+            elif type(sub) is Attribute:
+                names.add(sub.attr)
+    return _Scan(seed, names, reads, called)
 
 
 def _is_candidate_call(node: ast.Call, name: str) -> bool:
@@ -458,10 +522,11 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
         return deps + module.named(module.classes, unit.bases)
     deps += module.named(module.functions, names)
     entry_and_named = names | set(MODULE_ENTRY_METHODS)
-    for cls in module.named(module.classes, names):  # `Block(...)`, `Fn.apply(x)`, `blk.m()`
-        deps.append(cls)
-        if unit.kind != "method" or unit.name != "__init__":
-            deps += _methods_named(cls, entry_and_named)
+    for cls in module.named(module.classes, names):
+        deps.append(cls)  # its kind (a module? an autograd.Function?) matters wherever it is named
+        if cls.name in unit.called and (unit.kind != "method" or unit.name != "__init__"):
+            # `Block(...)(x)`, `blk = Block(); blk(x)`, `Fn.apply(x)`, `blk.m()`
+            deps += _methods_named(cls, unit.called | set(MODULE_ENTRY_METHODS))
     if unit.owner is None:
         return deps
     owner = unit.owner

@@ -17,6 +17,7 @@ What is modelled, in one place:
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -664,7 +665,12 @@ class FunctionInterpreter:
         current = self.eval(target, state)
         if isinstance(current, SeqVal) and isinstance(rhs, SeqVal) and op == "+":
             # `layers += [nn.Linear(...), nn.Tanh()]`: a list being built
-            self.bind(target, SeqVal(current.items + rhs.items, current.lineage | rhs.lineage), state, node)
+            self.bind(
+                target,
+                SeqVal(current.items + rhs.items, current.lineage | rhs.lineage),
+                state,
+                node,
+            )
             return
         if isinstance(current, ArrayVal):
             self._numpy_write(current, state, node, target)
@@ -701,6 +707,8 @@ class FunctionInterpreter:
             return UNKNOWN
         if isinstance(expr, cst.Name):
             return self.eval_name(expr, state)
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return ConstVal(expr.evaluated_value)
         if isinstance(expr, cst.Attribute):
             return self.eval_attribute(expr, state)
         if isinstance(expr, cst.Call):
@@ -1090,9 +1098,8 @@ class FunctionInterpreter:
             return self._make_module(qual, module_facts, call, state)
         facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
         positional, keywords = self._args(call, state)
-        facts = kb.refine_overload(
-            fw, facts, _second_is_tensor(positional[1:2]), _keyword_names(call)
-        )
+        if facts is not None and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_"):
+            facts = kb.resolve_overload(fw, facts, _kinds(positional), _keyword_names(call))
         if facts is None:
             if fw in ("torch", "paddle") and any(isinstance(v, TensorVal) for v in positional):
                 return self._opaque_result(
@@ -1225,9 +1232,10 @@ class FunctionInterpreter:
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
-        facts = kb.refine_overload(
-            fw, facts, _second_is_tensor(positional[:1]), _keyword_names(call)
-        )
+        if facts is not None and facts.name.rstrip("_") == method.rstrip("_"):
+            facts = kb.resolve_overload(
+                fw, facts, _kinds([tensor, *positional]), _keyword_names(call)
+            )
         if facts is None:
             if kb.is_inplace_method_name(fw, method):
                 # an in-place method the tables do not know: still a write
@@ -1815,6 +1823,7 @@ class FunctionInterpreter:
         if tensor is None:
             return Unknown(lineage_of(left) | lineage_of(right))
         facts = kb.binary_operator(tensor.fw, op, augmented=False)
+        facts = kb.resolve_overload(tensor.fw, facts, _kinds([left, right]), frozenset())
         if tensor.fw == "paddle" and not (
             isinstance(left, TensorVal) and isinstance(right, TensorVal)
         ):
@@ -1862,11 +1871,20 @@ class FunctionInterpreter:
 
     def _check_adjacency(self, children: tuple[ModuleVal, ...]) -> None:
         """An in-place activation right after a module that saves its output, inside one container."""
-        for previous, child in zip(children, children[1:]):
-            if previous.facts is None or child.facts is None or child.node is None or previous.node is None:
+        for previous, child in itertools.pairwise(children):
+            if (
+                previous.facts is None
+                or child.facts is None
+                or child.node is None
+                or previous.node is None
+            ):
                 continue
             call = child.facts.call
-            if call.inplace_param and not call.inplace_saves_clone and previous.facts.call.saves_output:
+            if (
+                call.inplace_param
+                and not call.inplace_saves_clone
+                and previous.facts.call.saves_output
+            ):
                 self.result.adjacency.append(
                     SequentialAdjacency(
                         child.node,
@@ -2223,12 +2241,11 @@ def _keyword_names(call: cst.Call) -> frozenset[str]:
     return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
 
 
-def _second_is_tensor(values: list[Value]) -> bool | None:
-    """Whether the argument after the input is a tensor (`max(a, b)`) or not (`max(a, 1)`)."""
-    if not values:
-        return None
-    return isinstance(values[0], TensorVal) or (
-        isinstance(values[0], Unknown) and bool(values[0].lineage)
+def _kinds(values: list) -> tuple[str, ...]:
+    """What each argument is, for overload resolution: a tensor, a Python scalar, or unknown."""
+    return tuple(
+        "tensor" if isinstance(v, TensorVal) else "scalar" if isinstance(v, ConstVal) else "unknown"
+        for v in values
     )
 
 

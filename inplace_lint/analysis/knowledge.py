@@ -207,39 +207,61 @@ def _torch_overloads() -> dict:
     return json.loads(path.read_text(encoding="ascii"))["overloads"]
 
 
-def _dim_overload_facts(base: _facts.OpFacts, name: str) -> _facts.OpFacts | None:
-    """Facts of `name.dim` (max, min, median, mode, ... with a `dim`): they save indices, not the
-    input, unlike the full reduction. Read from the generated per-overload table."""
-    entry = _torch_overloads().get(f"{name}.dim")
-    if entry is None:
-        return None
-    receiver = base.params[0] if base.params else "self"
-    saves = {}
-    for param, condition in (entry.get("saves") or {}).items():
-        if param in entry.get("tensor_params", ()):
-            saves[receiver if param == "self" else param] = tuple(
-                receiver if c == "self" else c for c in condition
-            )
-    return _replace_facts(base, saves=saves, saves_output="0" in (entry.get("saves_outputs") or {}))
-
-
 def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
     from dataclasses import replace
 
     return replace(facts, **changes)
 
 
-def refine_overload(
-    fw: str,
-    facts: _facts.OpFacts | None,
-    second_arg_is_tensor: bool | None,
-    keywords: frozenset[str],
+@lru_cache(maxsize=2048)
+def _call_overloads(name: str) -> tuple[tuple[str, dict], ...]:
+    """The generated per-overload entries of `name` that a Python call can resolve to."""
+    table = _torch_overloads()
+    names = [k for k in table if k == name or k.startswith(name + ".")]
+    return tuple(
+        (k, table[k]) for k in names if "grad_inputs" in table[k] and not k.endswith("out")
+    )
+
+
+def resolve_overload(
+    fw: str, facts: _facts.OpFacts | None, kinds: tuple[str, ...], keywords: frozenset[str]
 ) -> _facts.OpFacts | None:
-    """Pick the `.dim` overload when the call passes a dimension (keyword or second positional)."""
-    if fw != "torch" or facts is None:
+    """Narrow a name's merged facts to the overloads the call can mean.
+
+    `kinds` describes each positional argument: "tensor", "scalar" or "unknown". An overload fits
+    when it has room for the arguments and keywords and its tensor parameters sit exactly where the
+    call passes tensors (`x ** 2` is pow.Tensor_Scalar, `torch.max(x, dim=1)` is max.dim). The saves
+    of the fitting overloads replace the merged ones; with no fit the merged facts stand.
+    """
+    if (
+        fw != "torch"
+        or facts is None
+        or facts.inplace_param
+        or facts.view_of
+        or facts.multi_view_of
+    ):
         return facts
-    name = facts.name.rstrip("_")
-    passes_dim = "dim" in keywords or second_arg_is_tensor is False
-    if not passes_dim or "other" in keywords:
+    fitting = []
+    for _, entry in _call_overloads(facts.name):
+        params = entry.get("params", [])
+        tensor_params = set(entry.get("tensor_params", ()))
+        if len(kinds) > len(params) or not keywords <= set(params) | {"out", "dtype"}:
+            continue
+        if any(
+            (kind == "tensor" and params[i] not in tensor_params)
+            or (kind == "scalar" and params[i] in tensor_params)
+            for i, kind in enumerate(kinds)
+        ):
+            continue
+        fitting.append(entry)
+    if not fitting:
         return facts
-    return _dim_overload_facts(facts, name) or facts
+    rename = dict(zip(fitting[0].get("params", []), facts.params))
+    saves: dict[str, tuple[str, ...]] = {}
+    for entry in fitting:
+        for param, condition in (entry.get("saves") or {}).items():
+            key = rename.get(param, param)
+            saves[key] = tuple(rename.get(c, c) for c in condition)
+    saves_output = any((entry.get("saves_outputs") or {}).get("0") == [] for entry in fitting)
+    nondiff = tuple(sorted({i for e in fitting for i in e.get("nondiff_outputs", [])}))
+    return _replace_facts(facts, saves=saves, saves_output=saves_output, nondiff_outputs=nondiff)
