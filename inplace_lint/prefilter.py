@@ -153,6 +153,7 @@ class _Scan(NamedTuple):
     names: set[str]  # every identifier: names and attribute names, read or written
     reads: set[str]  # those read as values (not only written, not only in isinstance/annotations)
     called: set[str]  # `f(...)` -> f; `a.b.m(...)` -> m and a
+    bound: set[str]  # plain names assigned (local variables)
 
 
 @dataclass(eq=False)
@@ -161,7 +162,7 @@ class _Unit:
     name: str
     node: ast.AST | None = None
     owner: _Unit | None = None  # the class of a method
-    scan: _Scan = field(default_factory=lambda: _Scan(False, set(), set(), set()))
+    scan: _Scan = field(default_factory=lambda: _Scan(False, set(), set(), set(), set()))
     seed: bool = False  # holds in-place syntax (or is a method of an autograd.Function)
     # class only
     methods: dict[str, list[_Unit]] = field(default_factory=dict)  # by name, `__init__` too
@@ -330,6 +331,7 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
     names: set[str] = set()
     reads: set[str] = set()
     called: set[str] = set()
+    bound: set[str] = set()
     stack = list(nodes)
     typed: list[ast.AST] = []  # annotations and isinstance() classes: named, not used as values
     pop, push = stack.pop, stack.append
@@ -343,6 +345,8 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
             names.add(node.id)
             if type(node.ctx) is Load:
                 reads.add(node.id)
+            else:
+                bound.add(node.id)
             continue
         if kind is Attribute:
             names.add(node.attr)
@@ -396,7 +400,7 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
                 names.add(sub.id)
             elif type(sub) is Attribute:
                 names.add(sub.attr)
-    return _Scan(seed, names, reads, called)
+    return _Scan(seed, names, reads, called, bound)
 
 
 def _is_candidate_call(node: ast.Call, name: str) -> bool:
@@ -517,29 +521,28 @@ def _with_dependencies(writers: set[_Unit], module: _Module) -> set[_Unit]:
 
 def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     deps = list(module.siblings(unit))
-    names = unit.names
     if unit.kind == "class":  # its kind: the bases' kinds
         return deps + module.named(module.classes, unit.bases)
+    names, reads, called = unit.names, unit.reads, unit.called
+    entry = called | set(MODULE_ENTRY_METHODS)
     deps += module.named(module.functions, names)
-    entry_and_named = names | set(MODULE_ENTRY_METHODS)
+    # `__init__` builds modules; it calls one only through a local name or an attribute
+    calls_instances = unit.name != "__init__" or not called.isdisjoint(unit.scan.bound)
     for cls in module.named(module.classes, names):
-        deps.append(cls)  # its kind (a module? an autograd.Function?) matters wherever it is named
-        if cls.name in unit.called and (unit.kind != "method" or unit.name != "__init__"):
-            # `Block(...)(x)`, `blk = Block(); blk(x)`, `Fn.apply(x)`, `blk.m()`
-            deps += _methods_named(cls, unit.called | set(MODULE_ENTRY_METHODS))
+        deps.append(cls)  # its kind (module? autograd.Function?) matters wherever it is named
+        if calls_instances and cls.name in reads:
+            deps += _methods_named(cls, entry)  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
     if unit.owner is None:
         return deps
-    owner = unit.owner
-    deps.append(owner)
-    deps += _methods_named(owner, names)  # self.m()
-    for cls in module.lineage(owner):  # `self.*` facts come from `__init__`, inherited too
+    deps += _methods_named(unit.owner, names)  # self.m()
+    for cls in module.lineage(unit.owner):  # `self.*` facts come from `__init__`, inherited too
         deps.append(cls)
         deps += cls.init
         for targets, _, assigned in cls.assigns:
-            if not targets.isdisjoint(names):  # `self.block(x)`: the classes `block` is built from
+            if not targets.isdisjoint(reads):  # `self.block(x)`: the classes `block` is built from
                 for built in module.named(module.classes, set(assigned)):
                     deps.append(built)
-                    deps += _methods_named(built, entry_and_named)
+                    deps += _methods_named(built, entry)
     return deps
 
 

@@ -100,3 +100,21 @@ def test_literal_flag_true_takes_the_in_place_branch() -> None:
         (y + h).sum().backward()
     """
     assert (6, "IPL001") in codes(source)
+
+
+def test_is_none_on_a_defaulted_flag_prunes_the_branch() -> None:
+    source = """
+        import torch
+
+        def combine(a, chunk=None):
+            if chunk is not None:
+                a[:chunk] = a[:chunk] * 2
+            return a
+
+        w = torch.randn(4, requires_grad=True)
+        h = torch.sigmoid(w)
+        combine(h).sum().backward()
+        g = torch.sigmoid(w)
+        combine(g, chunk=2).sum().backward()
+    """
+    assert codes(source) == [(6, "IPL001")]

@@ -110,6 +110,24 @@ class ModuleDataflow:
         self._apply_caller_guards()
         return list(self.results.values()) + list(self.specializations.values())
 
+    def literal_defaults(self, key: str) -> dict[str, object]:
+        """Parameters whose default is True, False or None."""
+        info = self.index.functions.get(key)
+        if info is None:
+            return {}
+        params = info.node.params
+        out = {}
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if isinstance(param.default, cst.Name) and param.default.value in (
+                "True",
+                "False",
+                "None",
+            ):
+                out[param.name.value] = {"True": True, "False": False, "None": None}[
+                    param.default.value
+                ]
+        return out
+
     def parameter_names(self, key: str) -> list[str]:
         """Positional and keyword parameters of a function, without `self` / `cls` / `ctx`."""
         info = self.index.functions.get(key)
@@ -738,6 +756,9 @@ class FunctionInterpreter:
             return self._either(a, b, state)
         if isinstance(expr, (cst.BooleanOperation, cst.Comparison)):
             values = [self.eval(child, state) for child in _children_exprs(expr)]
+            identity = _identity_test(expr, values)
+            if identity is not None:
+                return identity
             tensors = [v for v in values if isinstance(v, TensorVal)]
             if isinstance(expr, cst.Comparison) and tensors:
                 # a boolean mask: never requires grad, carries no graph
@@ -1498,6 +1519,11 @@ class FunctionInterpreter:
         for name, value in keywords.items():
             if name in names:
                 arguments[names.index(name)] = value
+        # a flag left at its literal default (`chunk_size=None`, `inplace=False`) is known too
+        defaults = self.flow.literal_defaults(key)
+        for index, name in enumerate(names):
+            if index >= len(positional) and name not in keywords and name in defaults:
+                arguments[index] = ConstVal(defaults[name])
         return arguments
 
     def _apply_param_writes(
@@ -2239,6 +2265,29 @@ def _literal_keywords(call: cst.Call) -> dict[str, object]:
 
 def _keyword_names(call: cst.Call) -> frozenset[str]:
     return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
+
+
+def _identity_test(expr, values: list) -> ConstVal | None:
+    """`x is None` / `x is not None` when both sides are known: a literal, or a tensor/module."""
+    if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1 or len(values) != 2:
+        return None
+    operator = expr.comparisons[0].operator
+    if not isinstance(operator, (cst.Is, cst.IsNot)):
+        return None
+    left, right = values
+
+    def known(value):
+        if isinstance(value, ConstVal):
+            return value.value
+        if isinstance(value, (TensorVal, ModuleVal)):
+            return value  # not None
+        return _NOT_LITERAL
+
+    a, b = known(left), known(right)
+    if a is _NOT_LITERAL or b is _NOT_LITERAL or (a is not None and b is not None):
+        return None
+    same = a is b
+    return ConstVal(same if isinstance(operator, cst.Is) else not same)
 
 
 def _kinds(values: list) -> tuple[str, ...]:
