@@ -6,10 +6,11 @@ Layout (``.inplace_lint_cache/`` by default; ``--cache-dir`` / ``--no-cache`` in
         CACHEDIR.TAG              backup tools skip the folder
         .gitignore                "*": never committed
         <tool fingerprint>/       one folder per tool build; older ones are removed on write
-            <settings+fix key>.pickle   {path: (content digest, FileResult without its text)}
+            <settings+fix key>.pickle   {path: [digest, stat, FileResult without its text]}
 
-An entry is used only when the file's bytes hash to the stored digest (BLAKE2b), so a changed
-file, a changed resolved configuration (``Settings.cache_key()``), a different fix mode or a
+An entry is used only when the file's bytes hash to the stored digest (BLAKE2b), or when its
+size, mtime and inode are those recorded when it was linted (not for a file modified in the two
+seconds before, which could change again within one mtime tick), so a changed file, a changed resolved configuration (``Settings.cache_key()``), a different fix mode or a
 different build of the tool (its version and the size and mtime of every file of the package,
 plus the libcst and Python versions) can never reuse a stale result. Entries are keyed by path
 within a pack, so a file's new result replaces its old one and a pack does not grow without
@@ -29,6 +30,7 @@ import pickle
 import shutil
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,7 +43,7 @@ CACHEDIR_TAG = (
     "# This file is a cache directory tag created by inplace-lint.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
-_FORMAT = 1
+_FORMAT = 2
 _PACKAGE_SUFFIXES = (".py", ".json", ".toml")
 
 
@@ -89,13 +91,28 @@ def _libcst_version() -> str:
         return "?"
 
 
+# A file modified this recently may change again within the same mtime tick without its size
+# changing: such an entry is checked by content next time, not trusted on its size and mtime
+# (git's "racy clean" problem).
+RACY_NS = 2_000_000_000
+
+
+def stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
 class Cache:
-    """Packs of results under ``directory``, loaded on first use and written by ``save``."""
+    """Packs of results under ``directory``, loaded on first use and written by ``save``.
+
+    An entry is (content digest, stat key or None, result). A file whose size, mtime and inode
+    still match the stat key is a hit without being read; otherwise its bytes are hashed and
+    compared with the digest.
+    """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.root = Path(directory)
         self.folder = self.root / tool_fingerprint()
-        self._packs: dict[str, dict[str, tuple[bytes, FileResult]]] = {}
+        self._packs: dict[str, dict[str, list]] = {}
         self._dirty: set[str] = set()
 
     @staticmethod
@@ -103,21 +120,39 @@ class Cache:
         text = f"{settings.cache_key()}|fix={fix}"
         return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
-    def has_entry(self, pack: str, path: str) -> bool:
-        return path in self._pack(pack)
-
-    def get(self, pack: str, path: str, content_digest: bytes) -> FileResult | None:
+    def lookup(self, pack: str, path: str, st: os.stat_result) -> FileResult | None:
+        """The stored result for ``path`` if the file is unchanged (a regular file: ``st``)."""
         entry = self._pack(pack).get(path)
-        if entry is None or entry[0] != content_digest:
+        if entry is None:
             return None
-        return entry[1]
+        content_digest, known_stat, result = entry
+        key = stat_key(st)
+        if known_stat == key:
+            return result
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        if digest(data) != content_digest:
+            return None
+        entry[1] = _trusted(key)
+        self._dirty.add(pack)
+        return result
 
-    def put(self, pack: str, path: str, content_digest: bytes, result: FileResult) -> None:
-        """Store ``result`` (without its text, which the file itself holds)."""
+    def put(
+        self,
+        pack: str,
+        path: str,
+        key: tuple[bytes, tuple[int, int, int] | None],
+        result: FileResult,
+    ) -> None:
+        """Store ``result`` for the content ``key`` = (digest, stat key taken before reading)."""
         if result.fixed_source is not None or result.written:
             return  # a fixed file has new content; the next run caches that
         stored = replace(result, source=_kept_source(result), fixed_diagnostics=[])
-        self._pack(pack)[path] = (content_digest, stored)
+        content_digest, known_stat = key
+        self._pack(pack)[path] = [content_digest, _trusted(known_stat), stored]
         self._dirty.add(pack)
 
     def save(self) -> None:
@@ -133,12 +168,12 @@ class Cache:
         self._dirty.clear()
 
     # ---------------------------------------------------------------------------------------
-    def _pack(self, pack: str) -> dict[str, tuple[bytes, FileResult]]:
+    def _pack(self, pack: str) -> dict[str, list]:
         if pack not in self._packs:
             self._packs[pack] = self._read_pack(pack)
         return self._packs[pack]
 
-    def _read_pack(self, pack: str) -> dict[str, tuple[bytes, FileResult]]:
+    def _read_pack(self, pack: str) -> dict[str, list]:
         try:
             with open(self.folder / f"{pack}.pickle", "rb") as f:
                 data = pickle.load(f)
@@ -177,6 +212,12 @@ class Cache:
         for child in self.root.iterdir():
             if child.is_dir() and child.name != self.folder.name:
                 shutil.rmtree(child, ignore_errors=True)
+
+
+def _trusted(key: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
+    if key is None or key[1] > time.time_ns() - RACY_NS:
+        return None
+    return key
 
 
 def _kept_source(result: FileResult) -> str | None:

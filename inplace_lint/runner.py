@@ -91,24 +91,20 @@ def run(
     for index, path in enumerate(files):
         name = os.fspath(path)
         sid = settings_ids[index]
-        size, raw = _stat_and_maybe_read(
-            name, cache is not None and cache.has_entry(packs[sid], name)
-        )
-        if raw is not None:
-            from inplace_lint.cache import digest
-
-            hit = cache.get(packs[sid], name, digest(raw))
+        st = _stat(name)
+        if cache is not None and st is not None and stat.S_ISREG(st.st_mode):
+            hit = cache.lookup(packs[sid], name, st)
             if hit is not None:
-                results[index] = _from_cache(hit, name, raw)
+                results[index] = _from_cache(hit, name)
                 stats.cached += 1
                 continue
-        tasks.append(_Task(index, name, sid, size))
+        tasks.append(_Task(index, name, sid, st.st_size if st is not None else 0))
 
     stats.linted = len(tasks)
-    for index, content_digest, result in _lint_all(tasks, table, fix, jobs, stats):
+    for index, key, result in _lint_all(tasks, table, fix, jobs, stats):
         results[index] = result
-        if cache is not None and content_digest is not None:
-            cache.put(packs[settings_ids[index]], result.path, content_digest, result)
+        if cache is not None and key is not None:
+            cache.put(packs[settings_ids[index]], result.path, key, result)
     if cache is not None:
         cache.save()
     stats.wall = time.perf_counter() - started
@@ -122,29 +118,21 @@ def _pack_key(settings: Settings, fix: str) -> str:
     return Cache.pack_key(settings, fix)
 
 
-def _stat_and_maybe_read(path: str, read: bool) -> tuple[int, bytes | None]:
-    """The file's size (for scheduling) and, when a cache entry may match, its bytes. Special
-    files are never opened here (a FIFO would block); the worker reports them."""
+def _stat(path: str) -> os.stat_result | None:
     try:
-        st = os.stat(path)
+        return os.stat(path)
     except OSError:
-        return 0, None
-    if not stat.S_ISREG(st.st_mode) or not read:
-        return st.st_size, None
-    try:
-        with open(path, "rb") as f:
-            return st.st_size, f.read()
-    except OSError:
-        return st.st_size, None
+        return None
 
 
-def _from_cache(hit: FileResult, path: str, raw: bytes) -> FileResult:
+def _from_cache(hit: FileResult, path: str) -> FileResult:
+    """The cached result, with the file's text back when there is something to show with it."""
     source = hit.source
     if source is None and hit.diagnostics and hit.cell_map is None:
-        from inplace_lint.sources import SourceError, decode_source
+        from inplace_lint.sources import SourceError, read_source
 
         try:
-            source = decode_source(raw, path).text
+            source = read_source(path, max_bytes=None).text
         except SourceError:
             source = None
     return replace(hit, path=path, source=source, diagnostics=list(hit.diagnostics))
@@ -156,7 +144,7 @@ def _from_cache(hit: FileResult, path: str, raw: bytes) -> FileResult:
 
 def _lint_all(
     tasks: list[_Task], table: list[Settings], fix: str, jobs: int | None, stats: RunStats
-) -> Iterable[tuple[int, bytes | None, FileResult]]:
+) -> Iterable[tuple[int, tuple | None, FileResult]]:
     if not tasks:
         return
     tasks = sorted(tasks, key=lambda t: (-t.size, t.index))
@@ -164,9 +152,9 @@ def _lint_all(
     if workers <= 1:
         _init_worker(table, fix)
         for task in tasks:
-            index, content_digest, result, _, _, kind = _lint_task(task)
+            index, key, result, _, _, kind = _lint_task(task)
             stats.plans[kind] = stats.plans.get(kind, 0) + 1
-            yield index, content_digest, result
+            yield index, key, result
         return
     stats.workers = workers
     yield from _in_pool(tasks, table, fix, workers, stats)
@@ -196,12 +184,12 @@ def _in_pool(tasks, table, fix, workers, stats):
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = context.Pool(workers, initializer=_init_worker, initargs=(table, fix))
     try:
-        for index, content_digest, result, pid, rss, kind in pool.imap_unordered(
+        for index, key, result, pid, rss, kind in pool.imap_unordered(
             _lint_task, tasks, chunksize=1
         ):
             stats.worker_peak_rss[pid] = max(rss, stats.worker_peak_rss.get(pid, 0))
             stats.plans[kind] = stats.plans.get(kind, 0) + 1
-            yield index, content_digest, result
+            yield index, key, result
         pool.close()
     except BaseException:
         pool.terminate()
@@ -236,9 +224,9 @@ def _init_worker(table: list[Settings], fix: str) -> None:
 
 def _lint_task(task: _Task):
     settings = _WORKER.table[task.settings_id]
-    content_digest, kind = None, "error"
+    key, kind = None, "error"
     try:
-        content_digest, result, kind = _lint_one(task.path, settings, _WORKER.fix)
+        key, result, kind = _lint_one(task.path, settings, _WORKER.fix)
     except Exception as error:  # noqa: BLE001 - one bad file must not end the run
         from inplace_lint.api import format_exception
 
@@ -248,27 +236,30 @@ def _lint_task(task: _Task):
     if not result.diagnostics and result.fixed_source is None:
         result.source = None  # nothing to show it with: do not send the text back
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    return task.index, content_digest, result, os.getpid(), rss, kind
+    return task.index, key, result, os.getpid(), rss, kind
 
 
-def _lint_one(path: str, settings: Settings, fix: str) -> tuple[bytes | None, FileResult, str]:
-    """(digest of the bytes linted, result, how: the prefilter's plan, "fix", "notebook", ...)."""
-    from inplace_lint.cache import digest
+def _lint_one(path: str, settings: Settings, fix: str):
+    """(cache key of the content linted: digest and stat, result, how it was linted: the
+    prefilter's plan, "fix", "notebook", "unreadable")."""
+    from inplace_lint.cache import digest, stat_key
     from inplace_lint.files import is_notebook, lint_file
     from inplace_lint.sources import DEFAULT_MAX_BYTES, SourceError, read_source
 
+    st = _stat(path)  # before reading: a change after it shows as a different stat next time
+    key_stat = stat_key(st) if st is not None else None
     if fix != "none" or is_notebook(path):
         raw = _read_quietly(path)
         result = lint_file(path, settings, fix=fix)
         kind = "notebook" if is_notebook(path) else "fix"
-        return (digest(raw) if raw is not None else None), result, kind
+        return ((digest(raw), key_stat) if raw is not None else None), result, kind
     max_bytes = settings.options.get("max-file-bytes", DEFAULT_MAX_BYTES) or None
     try:
         source_file = read_source(path, max_bytes=max_bytes)
     except SourceError:
         return None, lint_file(path, settings), "unreadable"  # it reports the error
     result, kind = lint_python(source_file.text, path, settings)
-    return digest(source_file.raw), result, kind
+    return (digest(source_file.raw), key_stat), result, kind
 
 
 def lint_python(text: str, filename: str, settings: Settings) -> tuple[FileResult, str]:

@@ -108,7 +108,28 @@ class ModuleDataflow:
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
+        self._mark_speculative()
         return list(self.results.values()) + list(self.specializations.values())
+
+    def _mark_speculative(self) -> None:
+        """A method that is neither a forward nor called in this module runs in a context we do not
+        know (timm FasterNet's inference-only `forward_slicing`): what only its return confirms is
+        not a promise."""
+        called = {
+            callee
+            for r in (*self.results.values(), *self.specializations.values())
+            for callee, _, _ in r.call_sites
+        }
+        for result in (*self.results.values(), *self.specializations.values()):
+            info = result.info
+            if info.cls is None or info.key in called or info.node.name.value.startswith("__"):
+                continue
+            is_module = info.cls.module_fw is not None or info.cls.looks_like_module
+            if is_module and info.node.name.value in ("forward", "_forward_impl"):
+                continue
+            for write in result.writes:
+                if not write.confirmed_by_backward:
+                    write.speculative = True
 
     def literal_defaults(self, key: str) -> dict[str, object]:
         """Parameters whose default is True, False or None."""
@@ -278,6 +299,7 @@ class FunctionInterpreter:
         self.returns_seen = False
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
+        self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -407,13 +429,20 @@ class FunctionInterpreter:
                 if isinstance(stmt.orelse, cst.If):
                     return self.exec_stmt(stmt.orelse, state)
                 return self.exec_block(_body(stmt.orelse), state) if stmt.orelse else state
-            then = self.exec_block(_body(stmt), state.copy())
-            other = state.copy()
-            if stmt.orelse is not None:
-                if isinstance(stmt.orelse, cst.If):
-                    other = self.exec_stmt(stmt.orelse, other)
-                else:
-                    other = self.exec_block(_body(stmt.orelse), other)
+            configuration = _is_configuration(stmt.test)
+            if configuration:
+                self.conditions.append(_code(self, stmt.test))
+            try:
+                then = self.exec_block(_body(stmt), state.copy())
+                other = state.copy()
+                if stmt.orelse is not None:
+                    if isinstance(stmt.orelse, cst.If):
+                        other = self.exec_stmt(stmt.orelse, other)
+                    else:
+                        other = self.exec_block(_body(stmt.orelse), other)
+            finally:
+                if configuration:
+                    self.conditions.pop()
             return merge_states([then, other])
         if isinstance(stmt, (cst.For, cst.While)):
             return self.exec_loop(stmt, state)
@@ -2047,6 +2076,7 @@ class FunctionInterpreter:
             callee_node=callee,
             constructor_node=constructor,
         )
+        write.condition = self.conditions[-1] if self.conditions else None
         write.caller_state_update = (
             tensor.storage in self.param_storages
             and self.param_entry_rg.get(tensor.storage) is not True
@@ -2076,18 +2106,21 @@ class FunctionInterpreter:
 
     def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
         if lineage is not None:
-            self.reach(lineage, state, retain)
+            self.reach(lineage, state, retain, by_backward=True)
         if not retain:
             state.clear_saves(lineage)
             self.pending = [w for w in self.pending if not _fully_reached(w)]
 
-    def reach(self, lineage: frozenset[int], state: State, retain: bool) -> None:
+    def reach(
+        self, lineage: frozenset[int], state: State, retain: bool, by_backward: bool = False
+    ) -> None:
         if not lineage:
             return
         for write in self.pending:
             for save in write.saves:
                 if save.op_id in lineage:
                     write.confirmed.add(save.op_id)
+                    write.confirmed_by_backward |= by_backward
             if write.tensor.lineage & lineage:
                 write.reaches_backward = True
 
@@ -2121,6 +2154,7 @@ class FunctionInterpreter:
                 first = seen[key]
                 first.confirmed |= write.confirmed
                 first.reaches_backward |= write.reaches_backward
+                first.confirmed_by_backward |= write.confirmed_by_backward
                 if len(write.saves) > len(first.saves):
                     first.saves = write.saves
                     first.confirmed |= write.confirmed
@@ -2265,6 +2299,31 @@ def _literal_keywords(call: cst.Call) -> dict[str, object]:
 
 def _keyword_names(call: cst.Call) -> frozenset[str]:
     return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
+
+
+def _is_configuration(expr) -> bool:
+    """A test on the object's options (`self.norm_topk_prob`, `not self.cfg.fast`, `self.mode == "x"`).
+
+    `self.training` is not an option here: training is when backward runs, so a write under
+    `if self.training:` is as certain as one outside it (`not self.training` is the eval path)."""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        inner = expr.expression
+        return dotted_name(inner) == "self.training" or _is_configuration(inner)
+    if dotted_name(expr) == "self.training":
+        return False
+    if isinstance(expr, cst.BooleanOperation):
+        return _is_configuration(expr.left) and _is_configuration(expr.right)
+    if isinstance(expr, cst.Comparison):
+        return _is_configuration(expr.left) and all(
+            isinstance(c.comparator, (cst.SimpleString, cst.Integer, cst.Float))
+            or (
+                isinstance(c.comparator, cst.Name)
+                and c.comparator.value in ("True", "False", "None")
+            )
+            for c in expr.comparisons
+        )
+    name = dotted_name(expr)
+    return name is not None and name.startswith("self.")
 
 
 def _identity_test(expr, values: list) -> ConstVal | None:

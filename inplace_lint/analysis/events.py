@@ -43,6 +43,14 @@ class Write:
     # the write updates an argument the caller passed without grad (a cache or recurrent state):
     # whether a backward ever reaches the saving op depends on the caller's context
     caller_state_update: bool = False
+    confirmed_by_backward: bool = False  # a backward (not only a return) reaches a save
+    condition: str | None = None  # the enclosing `if self.<option>:` test, when there is one
+    speculative: bool = False  # in a method no forward and nothing in this module calls
+
+    @property
+    def conditional(self) -> bool:
+        """Whether the write raises only in a configuration or context we cannot see."""
+        return self.condition is not None or self.speculative
 
     @property
     def effective_grad(self) -> bool:

@@ -111,6 +111,8 @@ class SavedTensorModified(Rule):
                 continue
             if write.caller_state_update:
                 continue  # reported at the caller, where the saves and the backward are known
+            if write.conditional:
+                continue  # IPL203: raises only in a configuration or context we cannot see
             saves = version_checked_saves(write)
             if not saves or is_leaf_error(write) or is_parameter_update(write):
                 continue

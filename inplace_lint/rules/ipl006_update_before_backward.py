@@ -81,6 +81,8 @@ class UpdateBeforeBackward(Rule):
         for write in analysis.writes:
             if write.fw != "torch" or not write.bumps_version or is_leaf_error(write):
                 continue
+            if write.conditional:
+                continue  # IPL203
             saves = version_checked_saves(write)
             if not saves or not is_parameter_update(write):
                 continue

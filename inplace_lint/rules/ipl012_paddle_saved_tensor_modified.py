@@ -48,7 +48,7 @@ class PaddleSavedTensorModified(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            if write.fw != "paddle" or not write.bumps_version:
+            if write.fw != "paddle" or not write.bumps_version or write.conditional:
                 continue
             if (write.tensor.leaf or write.tensor.view_of_leaf) and write.effective_grad:
                 continue  # IPL011 raises first; a view of a leaf is IPL105 (no error at all)

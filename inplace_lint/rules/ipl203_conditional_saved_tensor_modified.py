@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from inplace_lint.analysis.findings import Finding
+from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.diagnostics import Severity
+from inplace_lint.rules import _fixes
+from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, VERSION_ERROR, quote
+from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules.ipl001_saved_tensor_modified import is_leaf_error, version_checked_saves
+
+
+class ConditionalSavedTensorModified(Rule):
+    """## What it does
+    Finds the write of IPL001 / IPL006 / IPL012 (an in-place write to a tensor an op saved, before
+    a backward through it) when it happens only under an option of the object
+    (`if self.norm_topk_prob:`) or in a method that no `forward` and nothing else in the module
+    calls (an inference-only path such as `self.forward = self.forward_slicing`).
+
+    ## Why is this bad?
+    Whenever that branch or method runs with grad, backward raises
+    `RuntimeError: one of the variables needed for gradient computation has been modified by an
+    inplace operation`. The default configuration may never take it, so it is a warning: one
+    setting away from failing, not a promise.
+
+    ## Example
+    ```python
+    routing_weights = F.softmax(scores, dim=-1)
+    if self.norm_topk_prob:
+        routing_weights /= routing_weights.sum(dim=-1, keepdim=True)
+    ```
+
+    ## Use instead
+    ```python
+    routing_weights = F.softmax(scores, dim=-1)
+    if self.norm_topk_prob:
+        routing_weights = routing_weights / routing_weights.sum(dim=-1, keepdim=True)
+    ```
+
+    ## Fix safety
+    As IPL001: rebinding is safe when no other name refers to the tensor.
+    """
+
+    code = "IPL203"
+    name = "conditional-saved-tensor-modified"
+    severity = Severity.WARNING
+    framework = None
+    summary = "In-place write to a saved tensor on a path taken only in some configurations"
+    fix_applicability = "safe"
+    INVALID = (
+        Example(
+            "import torch\n"
+            "from torch import nn\n"
+            "class Router(nn.Module):\n"
+            "    def __init__(self, norm):\n"
+            "        super().__init__()\n"
+            "        self.gate = nn.Linear(4, 4)\n"
+            "        self.norm = norm\n"
+            "    def forward(self, x):\n"
+            "        w = torch.softmax(self.gate(x), -1)\n"
+            "        if self.norm:\n"
+            "            w /= w.sum(-1, keepdim=True)\n"
+            "        return w\n",
+            "import torch\n"
+            "from torch import nn\n"
+            "class Router(nn.Module):\n"
+            "    def __init__(self, norm):\n"
+            "        super().__init__()\n"
+            "        self.gate = nn.Linear(4, 4)\n"
+            "        self.norm = norm\n"
+            "    def forward(self, x):\n"
+            "        w = torch.softmax(self.gate(x), -1)\n"
+            "        if self.norm:\n"
+            "            w = w / w.sum(-1, keepdim=True)\n"
+            "        return w\n",
+        ),
+    )
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        for write in analysis.writes:
+            if not write.conditional or not write.bumps_version or write.caller_state_update:
+                continue
+            if is_leaf_error(write):
+                continue
+            saves = version_checked_saves(write)
+            if not saves:
+                continue
+            save = saves[0]
+            target = _fixes.target_name(write)
+            error = PADDLE_VERSION_ERROR if write.fw == "paddle" else VERSION_ERROR
+            where = (
+                f"when `{write.condition}` holds"
+                if write.condition
+                else "if this method runs with grad (no forward in this module calls it)"
+            )
+            message = (
+                f"`{target}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
+                f"{quote(write.op_text or analysis.code(write.node))} changes it in place: {where}, "
+                f"backward raises {error}. {_fixes.advice(analysis, write)}"
+            )
+            related = [(f"{quote(s.op)} saved `{target}` here", s.node) for s in saves]
+            fix = _fixes.out_of_place(analysis, write)
+            yield Finding(self.code, write.node, message, related, fix, framework=write.fw)
