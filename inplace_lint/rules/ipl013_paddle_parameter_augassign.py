@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Rule
+from inplace_lint.rules.base import Example, Rule
 
 
 class PaddleParameterAugassign(Rule):
@@ -27,6 +27,19 @@ class PaddleParameterAugassign(Rule):
     severity = Severity.ERROR
     framework = "paddle"
     summary = "Augmented assignment to a Paddle Layer's parameter attribute"
+
+    INVALID = (
+        Example(
+            "import paddle\n"
+            "class Shift(paddle.nn.Layer):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.bias = self.create_parameter([4], is_bias=True)\n"
+            "    def forward(self, x, delta):\n"
+            "        self.bias += delta\n"
+            "        return x + self.bias\n"
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for rebind in analysis.rebinds:

@@ -6,7 +6,7 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules._messages import quote
-from inplace_lint.rules.base import Rule
+from inplace_lint.rules.base import Example, Rule
 
 
 class PaddleStepBeforeBackward(Rule):
@@ -28,6 +28,21 @@ class PaddleStepBeforeBackward(Rule):
     severity = Severity.WARNING
     framework = "paddle"
     summary = "Paddle parameter update between a forward and a later backward: silently wrong"
+
+    INVALID = (
+        Example(
+            "import paddle\n"
+            "net = paddle.nn.Linear(4, 1)\n"
+            "opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=net.parameters())\n"
+            "x = paddle.randn([2, 4])\n"
+            "out = net(x)\n"
+            "a = out.mean()\n"
+            "b = (out * out).sum()\n"
+            "a.backward(retain_graph=True)\n"
+            "opt.step()\n"
+            "b.backward()\n"
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:

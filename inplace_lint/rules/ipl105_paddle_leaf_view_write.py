@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Rule
+from inplace_lint.rules.base import Example, Rule
 
 
 class PaddleLeafViewWrite(Rule):
@@ -26,6 +26,15 @@ class PaddleLeafViewWrite(Rule):
     severity = Severity.WARNING
     framework = "paddle"
     summary = "In-place write through a view of a trainable Paddle leaf"
+
+    INVALID = (
+        Example(
+            "import paddle\n"
+            "emb = paddle.nn.Embedding(10, 4)\n"
+            "row = emb.weight[3]\n"
+            "row.scale_(0.5)\n"
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis
 from inplace_lint.diagnostics import Severity
-from inplace_lint.rules.base import Rule
+from inplace_lint.rules.base import Example, Rule
 
 
 class FunctionMissingMarkDirty(Rule):
@@ -25,6 +25,20 @@ class FunctionMissingMarkDirty(Rule):
     name = "function-missing-mark-dirty"
     severity = Severity.WARNING
     summary = "Custom autograd.Function writes its input without ctx.mark_dirty"
+
+    INVALID = (
+        Example(
+            "import torch\n"
+            "class Round(torch.autograd.Function):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, x):\n"
+            "        x.round_()\n"
+            "        return x\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, g):\n"
+            "        return g\n"
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for issue in analysis.function_issues:

@@ -6,7 +6,7 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules._messages import quote
-from inplace_lint.rules.base import Rule
+from inplace_lint.rules.base import Example, Rule
 
 
 class CtxAttributeStash(Rule):
@@ -26,6 +26,27 @@ class CtxAttributeStash(Rule):
     name = "ctx-attribute-stash"
     severity = Severity.WARNING
     summary = "In-place write to a tensor an autograd.Function stashed on ctx"
+
+    INVALID = (
+        Example(
+            "import torch\n"
+            "class Stash(torch.autograd.Function):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, x, w):\n"
+            "        ctx.x = x\n"
+            "        ctx.save_for_backward(w)\n"
+            "        return x * w\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, g):\n"
+            "        (w,) = ctx.saved_tensors\n"
+            "        return g * w, g * ctx.x\n"
+            "w = torch.randn(3, requires_grad=True)\n"
+            "x = torch.randn(3)\n"
+            "y = Stash.apply(x, w)\n"
+            "x.mul_(2)\n"
+            "y.sum().backward()\n"
+        ),
+    )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
