@@ -1679,16 +1679,7 @@ class FunctionInterpreter:
         if not state.grad_enabled:
             rg = False
         fw = tensors[0].fw if tensors else self.fw
-        result = TensorVal(
-            fw=fw,
-            storage=new_id(),
-            requires_grad=rg,
-            producer=op_text,
-            producer_node=call,
-            known=known,
-            lineage=lineage | {op_id},
-            inference=state.inference,
-        )
+        result = _op_result(fw, rg, op_text, call, lineage | {op_id}, state, known=known)
         if saves_output and state.grad_enabled:
             state.add_save(result.storage, Save(_unquote(op_text), call, op_id, "output"))
         return result
@@ -1822,16 +1813,15 @@ class FunctionInterpreter:
             return Unknown(lineage)
         else:
             fw = tensors[0].fw if tensors else self.fw
-            result = TensorVal(
-                fw=fw,
-                storage=new_id(),
-                requires_grad=rg,
-                producer=op_text,
-                producer_node=node,
+            result = _op_result(
+                fw,
+                rg,
+                op_text,
+                node,
+                lineage | {op_id},
+                state,
                 known=True,
-                lineage=lineage | {op_id},
-                inference=state.inference,
-                nondiff_outputs=getattr(facts, "nondiff_outputs", ()),
+                nondiff_outputs=facts.nondiff_outputs,
             )
         if facts.saves_output and may_record and isinstance(result, TensorVal):
             state.add_save(result.storage, Save(_unquote(op_text), node, op_id, "output", certain))
@@ -1860,16 +1850,8 @@ class FunctionInterpreter:
             if (state.grad_enabled and keep_grad)
             else False
         )
-        return TensorVal(
-            fw=tensors[0].fw,
-            storage=new_id(),
-            requires_grad=rg,
-            producer=op_text,
-            producer_node=node,
-            known=True,
-            lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
-            inference=state.inference,
-        )
+        lineage = frozenset().union(*(t.lineage for t in tensors)) | {op_id}
+        return _op_result(tensors[0].fw, rg, op_text, node, lineage, state, known=True)
 
     def _binary_result(self, left: Value, right: Value, op: str, node, state: State) -> Value:
         tensor = (
@@ -2170,6 +2152,31 @@ class FunctionInterpreter:
 
 # --------------------------------------------------------------------------------------------
 # small helpers
+
+
+def _op_result(
+    fw: str,
+    requires_grad: bool | None,
+    op_text: str,
+    node,
+    lineage: frozenset[int],
+    state: State,
+    *,
+    known: bool,
+    nondiff_outputs: tuple[int, ...] = (),
+) -> TensorVal:
+    """A fresh tensor produced by an op (its own storage and version counter)."""
+    return TensorVal(
+        fw=fw,
+        storage=new_id(),
+        requires_grad=requires_grad,
+        producer=op_text,
+        producer_node=node,
+        known=known,
+        lineage=lineage,
+        inference=state.inference,
+        nondiff_outputs=nondiff_outputs,
+    )
 
 
 def _unquote(text: str) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from inplace_lint.analysis.imports import ImportTable
+from inplace_lint.analysis.imports import ImportTable, dotted_name
 
 MODULE_BASES = {
     "torch.nn.Module": "torch",
@@ -73,26 +73,25 @@ def build_index(module: cst.Module) -> ModuleIndex:
     )
 
 
+def _add_imports(stmt: cst.SimpleStatementLine, imports: ImportTable) -> None:
+    for small in stmt.body:
+        if isinstance(small, cst.Import):
+            imports.add_import(small)
+        elif isinstance(small, cst.ImportFrom):
+            imports.add_import_from(small)
+
+
 def _scan_body(body, imports, classes, functions, depth: int) -> None:
     for stmt in body:
         if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Import):
-                    imports.add_import(small)
-                elif isinstance(small, cst.ImportFrom):
-                    imports.add_import_from(small)
+            _add_imports(stmt, imports)
         elif isinstance(stmt, cst.FunctionDef):
             functions.setdefault(stmt.name.value, FunctionInfo(stmt.name.value, stmt, None))
             _scan_imports_in(stmt.body, imports)
         elif isinstance(stmt, cst.ClassDef):
             info = ClassInfo(stmt.name.value, stmt, [])
             for arg in stmt.bases:
-                name = imports.resolve(arg.value)
-                if name is None:
-                    from inplace_lint.analysis.imports import dotted_name
-
-                    name = dotted_name(arg.value) or ""
-                info.base_names.append(name)
+                info.base_names.append(imports.resolve(arg.value) or dotted_name(arg.value) or "")
             for inner in stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ():
                 if isinstance(inner, cst.FunctionDef):
                     info.methods[inner.name.value] = inner
@@ -111,11 +110,7 @@ def _scan_imports_in(block: cst.BaseSuite, imports: ImportTable) -> None:
         return
     for stmt in block.body[:8]:
         if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Import):
-                    imports.add_import(small)
-                elif isinstance(small, cst.ImportFrom):
-                    imports.add_import_from(small)
+            _add_imports(stmt, imports)
 
 
 def _blocks(stmt) -> list:
