@@ -182,7 +182,7 @@ def _in_pool(tasks, table, fix, workers, stats):
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = context.Pool(workers, initializer=_init_worker, initargs=(table, fix))
+    pool = context.Pool(workers, initializer=_init_pool_worker, initargs=(table, fix))
     try:
         for index, key, result, pid, rss, kind in pool.imap_unordered(
             _lint_task, tasks, chunksize=1
@@ -209,6 +209,28 @@ class _WorkerState:
 
 
 _WORKER = _WorkerState()
+
+
+def _init_pool_worker(table: list[Settings], fix: str) -> None:
+    _init_worker(table, fix)
+    _skip_libcst_validation()
+
+
+def _skip_libcst_validation() -> None:
+    """libcst checks every node it builds (``CSTNode._validate``, from ``__post_init__``): about a
+    tenth of parsing. The parser's nodes are valid by construction, and every fix is parsed again
+    before it is kept (``fixes.py``), so worker processes, which only parse and analyse, skip it.
+    Not done in process: the host (the CLI, an editor) may build nodes of its own."""
+    try:
+        from libcst._nodes.base import CSTNode
+    except ImportError:  # a libcst without that module: keep validating
+        return
+    if "__post_init__" in CSTNode.__dict__:
+        CSTNode.__post_init__ = _no_validation
+
+
+def _no_validation(self) -> None:
+    pass
 
 
 def _init_worker(table: list[Settings], fix: str) -> None:

@@ -160,7 +160,47 @@ def test_pack_holds_no_source_text(tree, tmp_path) -> None:
     _run(tree, cache_dir)
     (pack,) = cache_dir.rglob("*.pickle")
     entries = pickle.loads(pack.read_bytes())["entries"]
-    assert all(result.source is None for _, result in entries.values())
+    assert all(result.source is None for _, _, result in entries.values())
+
+
+def _age(path: Path, seconds: float) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - int(seconds * 1e9)))
+
+
+def test_same_size_same_mtime_change_right_after_linting_is_seen(tree, tmp_path) -> None:
+    """A file linted within two seconds of its last change is checked by content next time,
+    so a same-size edit in the same mtime tick cannot hide behind an unchanged stat."""
+    cache_dir = tmp_path / "cache"
+    tree[0].write_text(BUGGY)
+    _run(tree[:1], cache_dir)
+    before = tree[0].stat()
+    tree[0].write_text(BUGGY.replace("y += 1", "y -= 1"))  # same size
+    os.utime(tree[0], ns=(before.st_atime_ns, before.st_mtime_ns))  # same mtime
+    _, stats = _run(tree[:1], cache_dir)
+    assert stats.linted == 1
+
+
+def test_unchanged_stat_is_a_hit_without_reading(tree, tmp_path, monkeypatch) -> None:
+    cache_dir = tmp_path / "cache"
+    for path in tree:
+        _age(path, 60)
+    _run(tree, cache_dir)
+
+    def no_hashing(data: bytes) -> bytes:
+        raise AssertionError("an unchanged, settled file is not read again")
+
+    monkeypatch.setattr(cache_module, "digest", no_hashing)
+    results, stats = _run(tree, cache_dir)
+    assert stats.cached == 3 and results[0].diagnostics
+
+
+def test_touched_but_unchanged_file_is_a_hit(tree, tmp_path) -> None:
+    cache_dir = tmp_path / "cache"
+    _run(tree, cache_dir)
+    _age(tree[1], -5)  # mtime moves, content does not
+    _, stats = _run(tree, cache_dir)
+    assert stats.cached == 3
 
 
 WARM_RUN = textwrap.dedent(

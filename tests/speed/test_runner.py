@@ -63,15 +63,19 @@ def test_missing_and_special_files_are_reported_not_fatal(tmp_path: Path) -> Non
 
 
 def test_time_budget_reports_ipl904(tmp_path: Path, monkeypatch) -> None:
-    path = tmp_path / "slow.py"
-    path.write_text("import torch\n")
+    """A file whose analysis overruns max-file-seconds is one IPL904, through the prefilter."""
+    from inplace_lint.analysis import engine
 
-    def slow(text, filename, settings):
-        time.sleep(5)
+    path = tmp_path / "slow.py"
+    path.write_text("import torch\n\ndef f(x):\n    x.add_(1)\n")
+
+    def slow(*args, **kwargs):
+        for _ in range(100):
+            time.sleep(0.05)
         raise AssertionError("not reached")
 
-    monkeypatch.setattr(runner, "lint_python", slow)
-    budget = Settings(options={"max-file-seconds": 0.2})
+    monkeypatch.setattr(engine, "analyse", slow)
+    budget = Settings(options={"max-file-seconds": 0.3})
     started = time.monotonic()
     (result,) = run([path], lambda p: budget, jobs=1)
     assert time.monotonic() - started < 4
