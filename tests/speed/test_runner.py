@@ -76,9 +76,9 @@ def test_time_budget_reports_ipl904(tmp_path: Path, monkeypatch) -> None:
 
     monkeypatch.setattr(engine, "analyse", slow)
     budget = Settings(options={"max-file-seconds": 0.3})
-    started = time.monotonic()
     (result,) = run([path], lambda p: budget, jobs=1)
-    assert time.monotonic() - started < 4
+    # IPL904 and not IPL903: the budget interrupted `slow` before it could finish and raise
+    # (no wall-clock assertion: speed is measured by bench/, never by a test)
     assert [d.code for d in result.diagnostics] == ["IPL904"]
     assert "max-file-seconds" in result.diagnostics[0].message
 
