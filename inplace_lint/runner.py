@@ -295,10 +295,19 @@ def lint_python(text: str, filename: str, settings: Settings) -> tuple[FileResul
         from inplace_lint.suppressions import apply_suppressions
 
         diagnostics = sorted(apply_suppressions(text, [], settings), key=lambda d: d.sort_key)
+    elif kind == "reduced":
+        diagnostics = api.lint_source(plan.text, filename, settings)
+        if any(d.code in _PIPELINE_FAILURES for d in diagnostics):
+            # The reduced text did not go through (a parser or analysis failure, a budget): say
+            # what the full text says, so the prefilter can never be the cause of a report.
+            kind = "full"
+            diagnostics = api.lint_source(text, filename, settings)
     else:
-        analysed = plan.text if kind == "reduced" else text
-        diagnostics = api.lint_source(analysed, filename, settings)
+        diagnostics = api.lint_source(text, filename, settings)
     return FileResult(filename, diagnostics, source=text), kind
+
+
+_PIPELINE_FAILURES = frozenset({"IPL901", "IPL903", "IPL904"})
 
 
 def _over_budget(text: str, settings: Settings) -> bool:

@@ -119,3 +119,15 @@ def test_fix_modes_go_through_lint_file(tmp_path: Path, fix: str) -> None:
     results = run(copies, _settings, jobs=1, fix=fix)
     got = [(r.fixes_applied, r.diagnostics, Path(r.path).read_text()) for r in results]
     assert got == expected
+
+
+def test_a_reduced_text_that_fails_falls_back_to_the_full_text(monkeypatch) -> None:
+    from inplace_lint import prefilter
+
+    text = FIXTURE_FILES[0].read_text(encoding="utf-8")
+    monkeypatch.setattr(
+        prefilter, "plan", lambda t: prefilter.Plan("reduced", "def broken(:\n" * t.count("\n"))
+    )
+    result, kind = runner.lint_python(text, "f.py", DEFAULT_SETTINGS)
+    assert kind == "full"
+    assert result.diagnostics == lint_source(text, "f.py", DEFAULT_SETTINGS)
