@@ -8,7 +8,9 @@ files (the floor); a cold run (empty cache) with its wall and CPU time, the rati
 time to the floor, and the peak RSS of the largest process of the run (every worker is at most
 that); a warm run (nothing changed); a run after one file changed. Every run is the real command,
 ``python -m inplace_lint check TREE --cache-dir <tmp> -o /dev/null --output-format concise``, in a
-fresh process; CPU and memory come from ``wait4`` on it, so its worker processes are included.
+fresh process, on a snapshot of the package (others editing the working tree would otherwise
+change the code, and the cache's fingerprint, between runs); CPU and memory come from ``wait4``
+on it, so its worker processes are included.
 
 ``--verify`` lints every file both through the prefilter and in full (``api.lint_source``) and
 counts the files whose diagnostics differ (there must be none). ``--compare-*`` runs TorchFix
@@ -142,6 +144,15 @@ def verify(files: list[Path], python: str, jobs: int) -> dict:
         os.unlink(listing.name)
 
 
+def snapshot_package(into: Path) -> dict:
+    """A copy of the package to run: a working tree others edit would change the code (and the
+    cache's fingerprint) between the cold and the warm run."""
+    shutil.copytree(
+        REPO / "inplace_lint", into / "inplace_lint", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return {**os.environ, "PYTHONPATH": str(into)}
+
+
 def lint_command(python: str, tree: Path, cache_dir: Path, jobs: int | None) -> list[str]:
     cmd = [python, "-m", "inplace_lint", "check", str(tree), "--cache-dir", str(cache_dir)]
     cmd += ["-o", os.devnull, "--output-format", "concise", "--exit-zero"]
@@ -213,22 +224,24 @@ def main() -> int:
         print(f"libcst parse floor     CPU {floor['cpu']:8.2f} s (one core, parse only{failed})")
 
     cache_dir = Path(tempfile.mkdtemp(prefix="inplace-lint-bench-cache-"))
+    snapshot = Path(tempfile.mkdtemp(prefix="inplace-lint-bench-code-"))
+    env = snapshot_package(snapshot)
     changed = args.changed.resolve() if args.changed else pick_changed(files)
     original = changed.read_bytes()
     try:
         cmd = lint_command(args.python, tree, cache_dir, args.jobs)
-        cold = measure(cmd)
+        cold = measure(cmd, cwd=snapshot, env=env)
         ratio = f"   = {cold.wall / floor['cpu']:.2f}x the floor" if floor else ""
         print(f"cold (empty cache)     wall {cold.wall:8.2f} s   CPU {cold.cpu:8.2f} s{ratio}")
         print(f"peak RSS               {cold.max_rss / 2**20:8.0f} MB (largest process of the run)")
-        warm = [measure(cmd) for _ in range(max(args.warm_runs, 1))]
+        warm = [measure(cmd, cwd=snapshot, env=env) for _ in range(max(args.warm_runs, 1))]
         walls = [m.wall for m in warm]
         print(
             f"warm (no change)       wall {statistics.median(walls):8.2f} s median of "
             f"{len(walls)} (min {min(walls):.2f}, max {max(walls):.2f})"
         )
         changed.write_bytes(original + b"\n# inplace-lint bench: changed\n")
-        one = measure(cmd)
+        one = measure(cmd, cwd=snapshot, env=env)
         print(
             f"one file changed       wall {one.wall:8.2f} s   CPU {one.cpu:8.2f} s   "
             f"({changed.relative_to(tree)}, {len(original):,} bytes)"
@@ -239,6 +252,7 @@ def main() -> int:
     finally:
         changed.write_bytes(original)
         shutil.rmtree(cache_dir, ignore_errors=True)
+        shutil.rmtree(snapshot, ignore_errors=True)
 
     if args.verify:
         result = verify(files, args.python, args.jobs or os.cpu_count() or 1)

@@ -19,8 +19,8 @@ Results come back sorted by path, whatever the parallelism.
 from __future__ import annotations
 
 import os
-import resource
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -257,8 +257,18 @@ def _lint_task(task: _Task):
         result = FileResult(task.path, diags)
     if not result.diagnostics and result.fixed_source is None:
         result.source = None  # nothing to show it with: do not send the text back
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rss = _peak_rss()
     return task.index, key, result, os.getpid(), rss, kind
+
+
+def _peak_rss() -> int:
+    """This process's peak resident set size in bytes (0 where unknown)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, kilobytes elsewhere
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
 
 def _lint_one(path: str, settings: Settings, fix: str):
