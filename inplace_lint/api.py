@@ -8,6 +8,7 @@ above it.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import sys
 import threading
@@ -485,14 +486,20 @@ MAX_OPERATOR_CHAIN = 500
 # A chain of calls, subscripts and attributes (`x.t().t()...`) nests the tree as deeply with
 # no brackets open, at the same quadratic cost; real code stays far below this.
 MAX_TRAILER_CHAIN = 200
-_TOKENS = re.compile(
-    r"""(?P<string>[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'))"""
-    r"|(?P<comment>\#[^\n]*)"
-    r"|(?P<continuation>\\(?:\r\n|\r|\n))"
-    r"|(?P<separator>[,;]|(?<![=!<>:+\-*/%@&|^~])=(?!=))"
-    r"|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<newline>\r\n|\r|\n)"
-    r"|(?P<operator>\*\*|//|<<|>>|<=|>=|==|!=|[-+*/%@&|^~<>:]"
-    r"|\b(?:and|or|not|is|in|if|else|lambda|await)\b)"
+# Strings, comments and backslash continuations hide no nesting: blanked before the scans.
+_NOT_CODE = re.compile(
+    r"""[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+    r"|\#[^\n]*|\\(?:\r\n|\r|\n)"
+)
+_BRACKET_DELTA = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_BRACKETS = re.compile(r"[()\[\]{}]")
+_SEPARATORS = re.compile(r"[,;]|(?<![=!<>:+\-*/%@&|^~])=(?!=)")
+_OPERATORS = (
+    r"\*\*|//|<<|>>|<=|>=|==|!=|[-+*/%@&|^~<>:]|\b(?:and|or|not|is|in|if|else|lambda|await)\b"
+)
+_OPERATOR = re.compile(_OPERATORS)
+_CHAIN_TOKENS = re.compile(
+    rf"({_SEPARATORS.pattern})|([(\[{{])|([)\]}}])|(\r\n|\r|\n)|({_OPERATORS})"
 )
 _TRAILER_CHAIN = re.compile(
     r"(?:\.[ \t]*\w+[ \t]*|\([^()\n]*\)|\[[^\[\]\n]*\])" + f"{{{MAX_TRAILER_CHAIN},}}"
@@ -517,20 +524,32 @@ def _nesting_problem(source: str, settings: Settings) -> list[Diagnostic] | None
 def _depth_and_chain(source: str) -> tuple[int, int]:
     """The deepest bracket nesting, and the longest run of operators with no comma, semicolon,
     assignment or end of statement between them (brackets do not end a run: `(a+b)+(c+d)` nests)."""
-    deepest = depth = longest = run = 0
-    for match in _TOKENS.finditer(source):
-        kind = match.lastgroup
-        if kind == "operator":
+    code = _NOT_CODE.sub(" ", source)
+    deltas = (_BRACKET_DELTA[b] for b in _BRACKETS.findall(code))
+    deepest = max(itertools.accumulate(deltas), default=0)
+    # A long run needs a stretch between separators with that many operators: only such a
+    # stretch is scanned token by token (real files have none, so the scan costs one split).
+    candidates = [
+        part
+        for part in _SEPARATORS.split(code)
+        if len(part) > MAX_OPERATOR_CHAIN and len(_OPERATOR.findall(part)) > MAX_OPERATOR_CHAIN
+    ]
+    return deepest, max((_longest_run(part) for part in candidates), default=0)
+
+
+def _longest_run(code: str) -> int:
+    depth = longest = run = 0
+    for separator, opening, closing, newline, operator in _CHAIN_TOKENS.findall(code):
+        if operator:
             run += 1
             longest = max(longest, run)
-        elif kind == "open":
+        elif opening:
             depth += 1
-            deepest = max(deepest, depth)
-        elif kind == "close":
+        elif closing:
             depth = max(depth - 1, 0)
-        elif kind == "separator" or (kind == "newline" and depth == 0):
+        elif separator or (newline and depth == 0):
             run = 0
-    return deepest, longest
+    return longest
 
 
 def _rows(source: str) -> list[str]:
