@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inplace_lint.paths import resolved
 from inplace_lint.settings import Settings
 
 if sys.version_info >= (3, 11):
@@ -153,7 +154,7 @@ def load_config_file(path: Path) -> Config:
         table = data.get("tool", {}).get(SECTION, data)
     if not isinstance(table, dict):
         raise ConfigError("must be a table", path, f"tool.{SECTION}")
-    return parse_table(table, path, path.parent.resolve())
+    return parse_table(table, path, resolved(path.parent))
 
 
 def has_section(pyproject: Path) -> bool:
@@ -371,9 +372,9 @@ def per_file_ignored(rel_path: str, per_file: Iterable[tuple[str, tuple[str, ...
 
 def relative_to(path: Path, root: Path) -> str:
     try:
-        return path.resolve().relative_to(root).as_posix()
+        return resolved(path).relative_to(root).as_posix()
     except ValueError:
-        return Path(os.path.relpath(path.resolve(), root)).as_posix()
+        return Path(os.path.relpath(resolved(path), root)).as_posix()
 
 
 class SettingsResolver:
@@ -381,7 +382,7 @@ class SettingsResolver:
 
     def __init__(self, overrides: Overrides | None = None, cwd: Path | None = None) -> None:
         self.overrides = overrides or Overrides()
-        self.cwd = (cwd or Path.cwd()).resolve()
+        self.cwd = resolved(cwd or Path.cwd())
         self._configs: dict[Path, Config] = {}
         self._settings: dict[tuple, Settings] = {}
         self._inline = parse_inline(self.overrides.inline)
@@ -401,7 +402,7 @@ class SettingsResolver:
     def config_for(self, directory: Path) -> Config:
         if self._fixed is not None:
             return self._fixed
-        directory = directory.resolve()
+        directory = resolved(directory)
         cached = self._configs.get(directory)
         if cached is None:
             pyproject = find_pyproject(directory)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inplace_lint.config import SettingsResolver, matches_any, relative_to
+from inplace_lint.paths import resolved
 
 SOURCE_SUFFIXES = frozenset({".py", ".pyi", ".ipynb"})
 
@@ -35,7 +36,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise DiscoveryError(f"{path}: no such file or directory")
-        ignore = _GitIgnore(_git_root(path.resolve()))
+        ignore = _GitIgnore(_git_root(resolved(path)))
         if force_exclude:
             why = _excluded(path, resolver, ignore, explicit=True)
             if why:
@@ -50,7 +51,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
 
 def excluded(path: Path, resolver: SettingsResolver) -> str | None:
     """Why a path named explicitly (it need not exist: `--stdin-filename`) is force-excluded."""
-    ignore = _GitIgnore(_git_root(path.resolve()))
+    ignore = _GitIgnore(_git_root(resolved(path)))
     return _excluded(path, resolver, ignore, explicit=True, is_dir=False)
 
 
@@ -107,12 +108,12 @@ def _excluded(
     patterns = resolver.excludes(config)
     candidates = [path]
     if explicit:
-        resolved = path.resolve()
-        candidates = [resolved, *[p for p in resolved.parents if _is_under(p, config.root)]]
+        real = resolved(path)
+        candidates = [real, *[p for p in real.parents if _is_under(p, config.root)]]
     for candidate in candidates:
         if matches_any(relative_to(candidate, config.root), patterns):
             return f"excluded by {'exclude' if config.path is None else config.path}"
-    if resolver.respect_gitignore(config) and ignore.ignored(path.resolve(), is_dir):
+    if resolver.respect_gitignore(config) and ignore.ignored(resolved(path), is_dir):
         return "ignored by .gitignore"
     return None
 

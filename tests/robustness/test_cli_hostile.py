@@ -66,13 +66,6 @@ def test_dangling_symlink(tmp_path):
     assert proc.returncode == 1
 
 
-SYMLINK_LOOP_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="discovery/config call Path.resolve(), which raises RuntimeError on a loop (Python<3.13)",
-)
-
-
-@SYMLINK_LOOP_BUG
 def test_symlink_loop_named(tmp_path):
     (tmp_path / "a.py").symlink_to("b.py")
     (tmp_path / "b.py").symlink_to("a.py")
@@ -80,7 +73,6 @@ def test_symlink_loop_named(tmp_path):
     assert "a.py:1:1: IPL902 symlink loop" in proc.out
 
 
-@SYMLINK_LOOP_BUG
 def test_symlink_loop_found_by_discovery(tmp_path):
     (tmp_path / "a.py").symlink_to("b.py")
     (tmp_path / "b.py").symlink_to("a.py")
