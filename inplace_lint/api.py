@@ -58,6 +58,7 @@ def lint_source(
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
+_LINE_ENDINGS = re.compile(r"\r\n|\r")
 
 
 class _TooDeep(Exception):
@@ -202,7 +203,7 @@ def _lint_unsuppressed(
         raise _TooDeep  # likely not a bug in the rule but a file deeper than the default stack
     # On the deep stack the file's nesting is bounded (_nesting_problem), so a rule that still
     # recurses out of it is a bug in that rule: IPL903 below, like any other exception.
-    diagnostics = _to_diagnostics(module, result.findings, filename, settings)
+    diagnostics = _to_diagnostics(source, module, result.findings, filename, settings)
     for code, exc_text in result.errors:
         where = f"rule {code}" if code in all_rules() else code
         diag = _meta("IPL903", _internal_message(where, filename, exc_text), 1, 1, settings)
@@ -212,17 +213,62 @@ def _lint_unsuppressed(
 
 
 def _to_diagnostics(
-    module: cst.Module, findings: list[Finding], filename: str, settings: Settings
+    source: str, module: cst.Module, findings: list[Finding], filename: str, settings: Settings
 ) -> list[Diagnostic]:
     """Findings to diagnostics; a finding that cannot be converted costs only its own rule."""
     if not findings:
         return []
     try:
-        return findings_to_diagnostics(module, findings, settings)
+        diagnostics = findings_to_diagnostics(module, findings, settings)
     except Exception as error:  # convert one finding at a time to find the culprit
         if _caused_by_recursion(error):
             raise
         return _to_diagnostics_one_by_one(module, findings, filename, settings)
+    if len(diagnostics) != len(findings):
+        return diagnostics
+    return _checked_positions(source, module, findings, diagnostics, filename, settings)
+
+
+def _checked_positions(
+    source: str,
+    module: cst.Module,
+    findings: list[Finding],
+    diagnostics: list[Diagnostic],
+    filename: str,
+    settings: Settings,
+) -> list[Diagnostic]:
+    """A fix is applied to the text at its positions, so those positions must hold the code of
+    the nodes the rule meant: a fix whose text there is not that code is withdrawn (IPL903), so
+    that a position bug can never make a fix edit the wrong characters."""
+    from inplace_lint.fixes import text_at
+
+    out: list[Diagnostic] = []
+    failed: set[str] = set()
+    for finding, diag in zip(findings, diagnostics):
+        if diag.fix is not None and finding.fix is not None:
+            olds = [old for old, _ in finding.fix.replacements]
+            if len(olds) != len(diag.fix.edits) or not all(
+                _holds(text_at(source, edit.span), module.code_for_node(old))
+                for edit, old in zip(diag.fix.edits, olds)
+            ):
+                diag = replace(diag, fix=None)
+                failed.add(finding.code)
+        out.append(diag)
+    for code in sorted(failed):
+        where = f"rule {code}"
+        detail = "a fix's position does not hold the code it replaces; the fix was withdrawn"
+        diag = _meta("IPL903", _internal_message(where, filename, detail), 1, 1, settings)
+        out.extend(_only(_with_detail(diag, detail) if diag is not None else None))
+    return out
+
+
+def _holds(found: str | None, code: str) -> bool:
+    """The text at a position is the node's code, give or take the parentheses, semicolon and
+    surrounding whitespace libcst counts in the node but not in its position."""
+    if found is None:
+        return False
+    found, code = _LINE_ENDINGS.sub("\n", found), _LINE_ENDINGS.sub("\n", code)
+    return found == code or (found.strip() != "" and found in code)
 
 
 def _to_diagnostics_one_by_one(

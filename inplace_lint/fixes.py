@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position
+from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Span
 from inplace_lint.settings import Settings
 from inplace_lint.sources import dominant_newline
 
@@ -179,6 +179,15 @@ def _overlaps(a: tuple, b: tuple) -> bool:
 
 def _self_overlapping(ranges: list[tuple[Position, Position]]) -> bool:
     return any(_overlaps(a, b) for i, a in enumerate(ranges) for b in ranges[i + 1 :])
+
+
+def text_at(text: str, span: Span) -> str | None:
+    """The text a span covers, or None if it is not inside ``text``."""
+    starts = _row_starts(text)
+    try:
+        return text[_offset(text, starts, span.start) : _offset(text, starts, span.end)]
+    except ValueError:
+        return None
 
 
 def _row_starts(text: str) -> list[int]:
