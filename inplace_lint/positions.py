@@ -24,8 +24,10 @@ class LazyPositions:
         """Each top-level statement with its code and the number of rows before it."""
         if self._statements is None:
             module = self.module
-            header = module.with_changes(body=(), footer=()).code if module.header else ""
-            row = header.count("\n")
+            # every header EmptyLine is one row (printing the header alone would drop the final
+            # newline of a file that has none, and with it a row)
+            header = "".join(module.code_for_node(line) for line in module.header)
+            row = len(module.header)
             statements = []
             pieces = [header]
             for statement in module.body:
@@ -33,7 +35,7 @@ class LazyPositions:
                 statements.append((statement, text, row))
                 row += text.count("\n")
                 pieces.append(text)
-            if "".join(pieces) != module.code[: sum(len(p) for p in pieces)]:
+            if not module.code.startswith("".join(pieces[:-1])):
                 self._resolve_whole()  # an unusual layout: fall back to the exact, slow way
             self._statements = statements
         return self._statements

@@ -26,3 +26,13 @@ def test_lazy_positions_match_the_provider(source: str) -> None:
         if node is module:
             continue
         assert lazy[node] == code_range, module.code_for_node(node)
+
+
+def test_header_rows_in_a_file_without_final_newline() -> None:
+    source = "# -*- coding: latin-1 -*-\nimport torch\nx += 1\n# no newline at the end"
+    module = cst.parse_module(source)
+    exact = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lazy = LazyPositions(module)
+    for node, code_range in exact.items():
+        if node is not module:
+            assert lazy[node] == code_range

@@ -380,12 +380,6 @@ def test_read_fix_write_round_trip_keeps_bytes(stand_in, tmp_path):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="positions.py: the header's rows are counted from code printed without the final "
-    "newline when the file has none (Module.has_trailing_newline), so rows after a leading "
-    "comment are one short; the api withdraws the fix instead of misplacing it",
-)
 def test_positions_after_a_leading_comment_in_a_file_without_final_newline(stand_in):
     source = "# -*- coding: latin-1 -*-\nimport torch\nx += 1\n# no newline at the end"
     outcome = fix_text(source, "m.py", SETTINGS, unsafe=False)
