@@ -10,16 +10,20 @@ Layout (``.inplace_lint_cache/`` by default; ``--cache-dir`` / ``--no-cache`` in
 
 An entry is used only when the file's bytes hash to the stored digest (BLAKE2b), or when its
 size, mtime and inode are those recorded when it was linted (not for a file modified in the two
-seconds before, which could change again within one mtime tick), so a changed file, a changed resolved configuration (``Settings.cache_key()``), a different fix mode or a
-different build of the tool (its version and the size and mtime of every file of the package,
-plus the libcst and Python versions) can never reuse a stale result. Entries are keyed by path
+seconds before, which could change again within one mtime tick). So a changed file, a changed
+resolved configuration (``Settings.cache_key()``), a different fix mode or a different build of
+the tool (its version, the size and mtime of every file of the package, the libcst and Python
+versions) never reuses a stale result. Entries are keyed by path
 within a pack, so a file's new result replaces its old one and a pack does not grow without
 bound.
 
 Reading a cache never imports libcst: a warm run stays out of the parser entirely. Packs are
-pickled (measured: 3,000 entries load in a few milliseconds, about 5x faster than the same data
-as JSON with the dataclasses rebuilt by hand); the folder is the tool's own, git-ignored, and a
-pack that fails to load for any reason is treated as empty.
+pickles. Measured against JSON with the dataclasses rebuilt by hand, for 3,000 entries (60 with a
+diagnostic): the same size (~310 kB) and the same speed (~6 ms to load, ~4 ms to write); pickle
+needs no converter to keep in step with the result dataclasses. A pack is only ever read from the
+folder named by this build's fingerprint, which includes the mtime of every installed package
+file, so a repository cannot ship a pack that would be loaded. A pack that fails to load for any
+reason is treated as empty.
 """
 
 from __future__ import annotations
