@@ -58,7 +58,7 @@ def lint_source(
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
-_LINE_ENDINGS = re.compile(r"\r\n|\r")
+_WHITESPACE = re.compile(r"\s+")
 
 
 class _TooDeep(Exception):
@@ -239,12 +239,15 @@ def _checked_positions(
 ) -> list[Diagnostic]:
     """A fix is applied to the text at its positions, so those positions must hold the code of
     the nodes the rule meant: a fix whose text there is not that code is withdrawn (IPL903), so
-    that a position bug can never make a fix edit the wrong characters."""
+    that a position bug can never make a fix edit the wrong characters. A diagnostic placed
+    where its node is not is kept, with the same IPL903."""
     from inplace_lint.fixes import text_at
 
     out: list[Diagnostic] = []
     failed: set[str] = set()
     for finding, diag in zip(findings, diagnostics):
+        if not _holds(text_at(source, diag.span), module.code_for_node(finding.node)):
+            failed.add(finding.code)  # reported where it is not: say so, keep the finding
         if diag.fix is not None and finding.fix is not None:
             olds = [old for old, _ in finding.fix.replacements]
             if len(olds) != len(diag.fix.edits) or not all(
@@ -256,19 +259,23 @@ def _checked_positions(
         out.append(diag)
     for code in sorted(failed):
         where = f"rule {code}"
-        detail = "a fix's position does not hold the code it replaces; the fix was withdrawn"
+        detail = (
+            "a diagnostic's or fix's position does not hold the code of its node; "
+            "fixes there were withdrawn"
+        )
         diag = _meta("IPL903", _internal_message(where, filename, detail), 1, 1, settings)
         out.extend(_only(_with_detail(diag, detail) if diag is not None else None))
     return out
 
 
 def _holds(found: str | None, code: str) -> bool:
-    """The text at a position is the node's code, give or take the parentheses, semicolon and
-    surrounding whitespace libcst counts in the node but not in its position."""
+    """The text at a position is the node's code, give or take the parentheses and semicolon
+    libcst counts in the node but not in its position, and whitespace (a node printed on its own
+    loses the indentation of its continuation lines)."""
     if found is None:
         return False
-    found, code = _LINE_ENDINGS.sub("\n", found), _LINE_ENDINGS.sub("\n", code)
-    return found == code or (found.strip() != "" and found in code)
+    found, code = _WHITESPACE.sub("", found), _WHITESPACE.sub("", code)
+    return found == code or (found != "" and found in code)
 
 
 def _to_diagnostics_one_by_one(
