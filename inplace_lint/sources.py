@@ -275,7 +275,10 @@ def _kind(mode: int) -> str:
 
 
 def _too_large(size: int, limit: int) -> str:
-    return f"{size:,} bytes, over the {limit:,}-byte limit (option max-file-bytes); not analysed"
+    return (
+        f"The file has {size:,} bytes, over the {limit:,}-byte budget (option max-file-bytes); "
+        "it was not analysed"
+    )
 
 
 def _first_index(text: str, newline: str) -> int:
