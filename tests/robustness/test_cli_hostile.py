@@ -295,3 +295,28 @@ def test_internal_error_traceback_only_with_verbose(tmp_path):
     shown = verbose.stdout + verbose.stderr
     assert "Traceback (most recent call last)" in shown and "in boom" in shown
     assert verbose.returncode == 2
+
+
+EDITED_WHILE_FIXING = textwrap.dedent(
+    """
+    import inplace_lint.sources as sources
+
+    _read = sources.read_source
+
+    def read_then_someone_edits(path, *args, **kwargs):
+        source = _read(path, *args, **kwargs)
+        with open(path, "a") as handle:
+            handle.write("# saved from the editor meanwhile\\n")
+        return source
+
+    sources.read_source = read_then_someone_edits
+    """
+)
+
+
+def test_fix_does_not_overwrite_a_file_changed_since_it_was_read(tmp_path):
+    path = write(tmp_path / "model.py", FIXTURE.read_text())
+    proc = run("--fix", "model.py", cwd=tmp_path, script=EDITED_WHILE_FIXING)
+    assert "changed on disk since it was read; not overwritten" in proc.err
+    assert path.read_text() == FIXTURE.read_text() + "# saved from the editor meanwhile\n"
+    assert proc.returncode == 1  # the finding is still there
