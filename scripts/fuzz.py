@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import re
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -177,6 +178,7 @@ def save_regression(source: str, details: list[str], directory: Path = REGRESSIO
 
 def run(examples: int, kind: str, seed_value: int | None, save: Path | None) -> int:
     failure: dict[str, object] = {}
+    progress = {"programs": 0, "start": time.perf_counter()}
 
     @settings(
         max_examples=examples,
@@ -187,6 +189,10 @@ def run(examples: int, kind: str, seed_value: int | None, save: Path | None) -> 
     )
     @given(programs(kind))
     def check(source: str) -> None:
+        progress["programs"] += 1
+        if progress["programs"] % 100 == 0:
+            elapsed = time.perf_counter() - progress["start"]
+            print(f"{progress['programs']} programs, {elapsed:.0f} s", file=sys.stderr, flush=True)
         found = problems(source)
         if found:
             failure["source"], failure["problems"] = source, found
