@@ -150,8 +150,10 @@ def _parse(text: str) -> ast.Module | None:
 
 class _Scan(NamedTuple):
     seed: bool  # holds in-place syntax
-    names: set[str]  # every identifier: names and attribute names, read or written
-    reads: set[str]  # those read as values (not only written, not only in isinstance/annotations)
+    names: set[str]  # plain names (`x`), read or written, in annotations and isinstance too
+    attrs: set[str]  # attribute names (`a.x` -> x), read or written
+    read_names: set[str]  # plain names read as values (not in annotations or isinstance)
+    read_attrs: set[str]  # attribute names read (or updated with `+=` & co.)
     called: set[str]  # `f(...)` -> f; `a.b.m(...)` -> m and a
     bound: set[str]  # plain names assigned (local variables)
 
@@ -162,7 +164,7 @@ class _Unit:
     name: str
     node: ast.AST | None = None
     owner: _Unit | None = None  # the class of a method
-    scan: _Scan = field(default_factory=lambda: _Scan(False, set(), set(), set(), set()))
+    scan: _Scan = field(default_factory=lambda: _Scan(False, *(set() for _ in range(6))))
     seed: bool = False  # holds in-place syntax (or is a method of an autograd.Function)
     # class only
     methods: dict[str, list[_Unit]] = field(default_factory=dict)  # by name, `__init__` too
@@ -180,12 +182,8 @@ class _Unit:
         return self.scan.names
 
     @property
-    def reads(self) -> set[str]:
-        return self.scan.reads
-
-    @property
-    def called(self) -> set[str]:
-        return self.scan.called
+    def attrs(self) -> set[str]:
+        return self.scan.attrs
 
 
 class _Module:
@@ -303,15 +301,13 @@ def _last_name(node: ast.AST) -> str:
 
 
 def _target_names(node: ast.AST) -> set[str]:
-    """The names an assignment binds: `x`, `self.x`, `self.x[i]` -> {"x"}; tuples too."""
+    """The attributes an assignment binds: `self.x`, `self.x[i]`, `a, self.x` -> {"x"}."""
     targets = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
     names: set[str] = set()
     while targets:
         target = targets.pop()
         if isinstance(target, ast.Attribute):
             names.add(target.attr)
-        elif isinstance(target, ast.Name):
-            names.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             targets.extend(target.elts)
         elif isinstance(target, (ast.Starred, ast.Subscript)):
@@ -329,7 +325,9 @@ _TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
 def _scan(nodes: list[ast.AST]) -> _Scan:
     seed = False
     names: set[str] = set()
-    reads: set[str] = set()
+    attrs: set[str] = set()
+    read_names: set[str] = set()
+    read_attrs: set[str] = set()
     called: set[str] = set()
     bound: set[str] = set()
     stack = list(nodes)
@@ -344,14 +342,14 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
         if kind is Name:
             names.add(node.id)
             if type(node.ctx) is Load:
-                reads.add(node.id)
+                read_names.add(node.id)
             else:
                 bound.add(node.id)
             continue
         if kind is Attribute:
-            names.add(node.attr)
+            attrs.add(node.attr)
             if type(node.ctx) is Load:
-                reads.add(node.attr)
+                read_attrs.add(node.attr)
         elif kind is Call:
             func = node.func
             name = func.id if type(func) is Name else func.attr if type(func) is Attribute else ""
@@ -385,7 +383,7 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
             if test is not None and test(node):
                 seed = True
         if kind is ast.AugAssign:
-            reads.update(_target_names(node))
+            read_attrs.update(_target_names(node))
         for field_name in node._fields:
             value = getattr(node, field_name, None)
             if type(value) is list:
@@ -399,8 +397,8 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
             if type(sub) is Name:
                 names.add(sub.id)
             elif type(sub) is Attribute:
-                names.add(sub.attr)
-    return _Scan(seed, names, reads, called, bound)
+                attrs.add(sub.attr)
+    return _Scan(seed, names, attrs, read_names, read_attrs, called, bound)
 
 
 def _is_candidate_call(node: ast.Call, name: str) -> bool:
@@ -481,17 +479,24 @@ def _writers(module: _Module) -> set[_Unit]:
                 hot_methods.append(unit)
                 if unit.name in MODULE_ENTRY_METHODS:
                     hot.add(unit.owner.name)
-        for classes in module.classes.values():
-            for cls in classes:
-                for targets, seed, names in cls.assigns:
-                    if seed or not names.isdisjoint(hot):
-                        hot |= targets
+        hot_attributes = {  # `self.x = <in-place syntax, or a writing function or module>`
+            name
+            for classes in module.classes.values()
+            for cls in classes
+            for targets, seed, names in cls.assigns
+            if seed or not names.isdisjoint(hot)
+            for name in targets
+        }
         added = [
             unit
             for unit in module.units
             if unit not in writers
             and unit.kind != "class"
-            and (not unit.names.isdisjoint(hot) or any(_may_call(unit, m) for m in hot_methods))
+            and (
+                not unit.names.isdisjoint(hot)
+                or not unit.attrs.isdisjoint(hot_attributes)
+                or any(_may_call(unit, m) for m in hot_methods)
+            )
         ]
         if not added:
             return writers
@@ -500,7 +505,7 @@ def _writers(module: _Module) -> set[_Unit]:
 
 def _may_call(unit: _Unit, method: _Unit) -> bool:
     """`self.m(...)` inside the method's class, or `x.m(...)` where x can be its instance."""
-    if method.name not in unit.names or method.name == "__init__":
+    if method.name not in unit.attrs or method.name == "__init__":
         return False
     cls = method.owner
     if unit.owner is cls or cls.name in unit.names:
@@ -523,23 +528,23 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     deps = list(module.siblings(unit))
     if unit.kind == "class":  # its kind: the bases' kinds
         return deps + module.named(module.classes, unit.bases)
-    names, reads, called = unit.names, unit.reads, unit.called
+    names, called = unit.names, unit.scan.called
     entry = called | set(MODULE_ENTRY_METHODS)
     deps += module.named(module.functions, names)
     # `__init__` builds modules; it calls one only through a local name or an attribute
     calls_instances = unit.name != "__init__" or not called.isdisjoint(unit.scan.bound)
     for cls in module.named(module.classes, names):
         deps.append(cls)  # its kind (module? autograd.Function?) matters wherever it is named
-        if calls_instances and cls.name in reads:
+        if calls_instances and cls.name in unit.scan.read_names:
             deps += _methods_named(cls, entry)  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
     if unit.owner is None:
         return deps
-    deps += _methods_named(unit.owner, names)  # self.m()
+    deps += _methods_named(unit.owner, unit.attrs)  # self.m()
     for cls in module.lineage(unit.owner):  # `self.*` facts come from `__init__`, inherited too
         deps.append(cls)
         deps += cls.init
         for targets, _, assigned in cls.assigns:
-            if not targets.isdisjoint(reads):  # `self.block(x)`: the classes `block` is built from
+            if not targets.isdisjoint(unit.scan.read_attrs):  # `self.block(x)`: built from
                 for built in module.named(module.classes, set(assigned)):
                     deps.append(built)
                     deps += _methods_named(built, entry)
