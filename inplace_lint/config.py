@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -349,14 +351,21 @@ def _specificity(selector: str) -> int:
 def matches_any(rel_path: str, patterns: Iterable[str]) -> bool:
     """Glob match against the path relative to the config root, or against the file name."""
     name = rel_path.rsplit("/", 1)[-1]
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        pattern = pattern.removeprefix("./")
-        if fnmatch.fnmatchcase(rel_path, pattern) or fnmatch.fnmatchcase(name, pattern):
-            return True
-        if fnmatch.fnmatchcase(rel_path, pattern + "/*"):  # a directory pattern
-            return True
-    return False
+    whole, directory = _compiled(tuple(patterns))
+    return bool(whole.match(rel_path) or whole.match(name) or directory.match(rel_path))
+
+
+@lru_cache(maxsize=256)
+def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """The patterns as two regexes: the path or name itself, and anything under a directory
+    pattern (what `fnmatchcase(p)` and `fnmatchcase(p + "/*")` would say, in one match each)."""
+    cleaned = [p.rstrip("/").removeprefix("./") for p in patterns]
+    if not cleaned:
+        never = re.compile(r"(?!)")
+        return never, never
+    whole = "|".join(f"(?:{fnmatch.translate(p)})" for p in cleaned)
+    under = "|".join(f"(?:{fnmatch.translate(p + '/*')})" for p in cleaned)
+    return re.compile(whole), re.compile(under)
 
 
 def per_file_ignored(rel_path: str, per_file: Iterable[tuple[str, tuple[str, ...]]]) -> list[str]:
@@ -402,6 +411,10 @@ class SettingsResolver:
     def config_for(self, directory: Path) -> Config:
         if self._fixed is not None:
             return self._fixed
+        unresolved = directory
+        cached = self._configs.get(directory)
+        if cached is not None:
+            return cached
         directory = resolved(directory)
         cached = self._configs.get(directory)
         if cached is None:
@@ -412,6 +425,7 @@ class SettingsResolver:
                 cached = load_config_file(pyproject)
             cached = self._with_inline(cached)
             self._configs[directory] = cached
+        self._configs[unresolved] = cached
         return cached
 
     def respect_gitignore(self, config: Config) -> bool:

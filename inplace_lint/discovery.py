@@ -167,16 +167,20 @@ class _GitIgnore:
         return self._specs[directory]
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
-        if path != self.root and self.root not in path.parents:
+        """Git's answer: the deepest `.gitignore` with an opinion wins, from the root down."""
+        try:
+            parts = path.relative_to(self.root).parts
+        except ValueError:
             return False
         decision = False
-        chain = [p for p in reversed(path.parents) if p == self.root or self.root in p.parents]
-        for directory in chain:
+        directory = self.root
+        for index in range(len(parts)):
             spec = self._spec(directory)
-            if spec is None:
-                continue
-            rel = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
-            result = spec.check_file(rel)
-            if result.include is not None:
-                decision = result.include
+            if spec is not None:
+                rel = "/".join(parts[index:]) + ("/" if is_dir else "")
+                result = spec.check_file(rel)
+                if result.include is not None:
+                    decision = result.include
+            if index < len(parts) - 1:
+                directory = directory / parts[index]
         return decision
