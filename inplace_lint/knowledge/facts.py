@@ -59,3 +59,18 @@ class ModuleFacts:
     inplace_buffers: tuple[str, ...] = ()
     saved_attributes: tuple[str, ...] = ()  # module attributes (tensors) the call saves, e.g. "weight"
     container: bool = False  # nn.Sequential / ModuleList: analysed by adjacency, not as one op
+
+
+def named_keywords(keywords: dict, init: list[str]) -> dict[str, object]:
+    """Constructor keywords by name: positional ones (keys 0, "0", ...) named from `init`, the
+    constructor's parameter order; positions past it are dropped."""
+    named: dict[str, object] = {}
+    for key, value in keywords.items():
+        name = key
+        if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+            index = int(key)
+            if index >= len(init):
+                continue
+            name = init[index]
+        named[str(name)] = value
+    return named

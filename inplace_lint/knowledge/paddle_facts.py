@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from .facts import ModuleFacts, OpFacts
+from .facts import ModuleFacts, OpFacts, named_keywords
 
 try:
     import tomllib
@@ -273,16 +273,7 @@ def paddle_layer(qualname: str, keywords: Mapping[Any, object]) -> ModuleFacts |
     entry = _api()["layers"].get(_canonical(qualname))
     if entry is None:
         return None
-    init = entry.get("init", [])
-    settings: dict[str, object] = {}
-    for key, value in keywords.items():
-        name = key
-        if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
-            index = int(key)
-            if index >= len(init):
-                continue
-            name = init[index]
-        settings[str(name)] = value
+    settings = named_keywords(keywords, entry.get("init", []))
     variant = _best_variant(entry["variants"], settings)
     call = variant["call"]
     return ModuleFacts(

@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from .facts import ALWAYS, ModuleFacts, OpFacts
+from .facts import ALWAYS, ModuleFacts, OpFacts, named_keywords
 
 try:
     import tomllib
@@ -457,17 +457,11 @@ def torch_module(qualname: str, keywords: Mapping[Any, object]) -> ModuleFacts |
     entry = _surface()["modules"].get(qualname)
     if entry is None:
         return None
-    init = entry.get("init", [])
-    settings: dict[str, Any] = {}
-    for key, value in keywords.items():
-        name = key
-        if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
-            index = int(key)
-            if index >= len(init):
-                continue
-            name = init[index]
-        if _is_literal(value):
-            settings[str(name)] = _hashable(value)
+    settings = {
+        name: _hashable(value)
+        for name, value in named_keywords(keywords, entry.get("init", [])).items()
+        if _is_literal(value)
+    }
     return _module(qualname, tuple(sorted(settings.items())))
 
 
