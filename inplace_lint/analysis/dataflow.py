@@ -984,6 +984,12 @@ class FunctionInterpreter:
             return base
         if isinstance(base, ParamsVal):
             return base
+        if isinstance(base, ModuleVal) and base.children:
+            index = _int_index(expr)
+            if index is not None and -len(base.children) <= index < len(base.children):
+                # `model[1]` of a Sequential: its tensors are the container's
+                child = base.children[index]
+                return replace(child, uid=base.key_root, path=f"{base.path}[{index}]")
         if isinstance(base, Unknown) and expr.value is not None:
             key = _string_index(expr)
             if key == "params":
@@ -1326,6 +1332,10 @@ class FunctionInterpreter:
             )
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state)
+        if method in kb.MODULE_RESET_METHODS:
+            self._args(call, state)
+            self._module_reset(module, method, call, state)
+            return UNKNOWN
         if method == "create_parameter" and module.fw == "paddle":
             self._args(call, state)
             return TensorVal(
@@ -1479,6 +1489,32 @@ class FunctionInterpreter:
                     Save(_unquote(op_text), call, op_id, "parameters", certain=True),
                 )
         return result
+
+    def _module_reset(self, module: ModuleVal, method: str, call: cst.Call, state: State) -> None:
+        """`bn.reset_running_stats()` / `layer.reset_parameters()`: in-place writes (under no_grad
+        inside torch) to the module's buffers or parameters."""
+        text = f"`{_code(self, call)}`"
+        if method == "reset_running_stats":
+            buffers = getattr(module.facts, "inplace_buffers", ()) or (
+                "running_mean",
+                "running_var",
+            )
+            storages = [(f"buffer:{module.key_root}.{b}", False) for b in buffers]
+        else:
+            storages = [(module.params_storage_key, True)]
+        for storage, parameter in storages:
+            tensor = TensorVal(
+                fw=module.fw,
+                storage=storage,
+                requires_grad=parameter,
+                leaf=parameter,
+                parameter=parameter,
+                param_of=module.path,
+                producer=f"`{module.path}`",
+            )
+            self.record_write(
+                state, tensor, "module-reset", call, None, op_text=text, grad_override=False
+            )
 
     def call_local_function(
         self, key: str, call: cst.Call, state: State, module: ModuleVal | None = None

@@ -49,6 +49,8 @@ BUFFER_CLASSES = frozenset({"torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 PADDLE_CREATE_PARAMETER = frozenset({"paddle.create_parameter", "paddle.static.create_parameter"})
 PADDLE_NO_BUMP_METHODS = frozenset({"set_value", "copy_"})
 NUMPY_INPLACE_METHODS = frozenset({"fill", "sort", "put", "resize", "partition", "itemset"})
+# nn.Module methods that write the module's own tensors in place (under no_grad inside torch)
+MODULE_RESET_METHODS = frozenset({"reset_running_stats", "reset_parameters"})
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 COPYING_METHODS = frozenset({"contiguous_copy", "copy"})
 
