@@ -66,11 +66,14 @@ FLAG_POSITIONS = {
     "rrelu": 4,
 }
 # Calls that are candidates whatever their arguments: optimizer steps, Paddle's version-free
-# writes, and everything that shares memory with numpy.
+# writes, module resets (analysis.knowledge.MODULE_RESET_METHODS), and everything that shares
+# memory with numpy.
 CANDIDATE_CALLS = frozenset(
     [
         "step",
         "set_value",
+        "reset_running_stats",
+        "reset_parameters",
         "numpy",
         "from_numpy",
         "as_tensor",
