@@ -21,6 +21,7 @@ A bounded run of the same checks is part of the test suite (``test_fuzz.py``, 50
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import re
 import sys
@@ -29,7 +30,7 @@ import warnings
 from pathlib import Path
 
 import hypothesmith
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +42,9 @@ from inplace_lint.rules import all_rules
 from inplace_lint.settings import Settings
 
 REGRESSIONS = ROOT / "tests" / "robustness" / "fuzz_regressions"
+# No "explain" phase: it traces every line of every run (sys.settrace), which slows a long run
+# several times over for a report this script does not use.
+FUZZ_PHASES = tuple(p for p in Phase if p is not Phase.explain)
 KINDS = ("grammar", "node", "torch")
 
 warnings.filterwarnings("ignore", category=SyntaxWarning)
@@ -101,6 +105,11 @@ def _indent(block: str, prefix: str) -> str:
     return "".join(prefix + line for line in _LINES.findall(block))
 
 
+@functools.cache
+def _grammar_modules() -> st.SearchStrategy[str]:
+    return hypothesmith.from_grammar("file_input")  # builds a Lark parser: once, not per draw
+
+
 @st.composite
 def torch_programs(draw) -> str:
     """PyTorch idioms the rules look at, with grammar-drawn statements between them."""
@@ -109,7 +118,7 @@ def torch_programs(draw) -> str:
         template = draw(st.sampled_from(TORCH_TEMPLATES))
         chunks.append(template.format(e=draw(st.sampled_from(ATOMS))) + "\n")
         if draw(st.booleans()):
-            chunks.append(draw(hypothesmith.from_grammar("file_input")) + "\n")
+            chunks.append(draw(_grammar_modules()) + "\n")
     body = "".join(chunks)
     kind = draw(st.sampled_from(["function", "method", "autograd"]))
     if kind == "function":
@@ -123,7 +132,7 @@ def torch_programs(draw) -> str:
 
 def programs(kind: str) -> st.SearchStrategy[str]:
     if kind == "grammar":
-        return hypothesmith.from_grammar("file_input")
+        return _grammar_modules()
     if kind == "node":
         return hypothesmith.from_node()
     if kind == "torch":
@@ -186,6 +195,7 @@ def run(examples: int, kind: str, seed_value: int | None, save: Path | None) -> 
         database=None,
         suppress_health_check=list(HealthCheck),
         print_blob=True,
+        phases=FUZZ_PHASES,
     )
     @given(programs(kind))
     def check(source: str) -> None:

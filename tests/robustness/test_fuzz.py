@@ -23,13 +23,13 @@ BOUNDED = settings(
     derandomize=True,
     database=None,
     suppress_health_check=list(HealthCheck),
+    phases=fuzz.FUZZ_PHASES,
 )
 
 
-# The torch kind lints and fixes bigger programs (about 1.5 s each here): fewer of them.
-@pytest.mark.parametrize(("kind", "examples"), [("grammar", 50), ("node", 50), ("torch", 25)])
-def test_bounded_fuzz(kind, examples):
-    @settings(BOUNDED, max_examples=examples)
+@pytest.mark.parametrize("kind", fuzz.KINDS)
+def test_bounded_fuzz(kind):
+    @BOUNDED
     @given(fuzz.programs(kind))
     def check(source: str) -> None:
         assert fuzz.problems(source) == []
