@@ -27,6 +27,7 @@ import re
 import sys
 import time
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import hypothesmith
@@ -46,6 +47,7 @@ REGRESSIONS = ROOT / "tests" / "robustness" / "fuzz_regressions"
 # several times over for a report this script does not use.
 FUZZ_PHASES = tuple(p for p in Phase if p is not Phase.explain)
 KINDS = ("grammar", "node", "torch")
+STATS: Counter = Counter()  # what the programs exercised, printed at the end of a run
 
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 warnings.filterwarnings("ignore", category=DeprecationWarning)
@@ -148,9 +150,13 @@ def problems(source: str) -> list[str]:
     found: list[str] = []
     config = fuzz_settings()
     diagnostics = lint_source(source, "fuzz.py", config)
+    STATS["programs"] += 1
+    STATS.update({f"with {d.code}" for d in diagnostics})
     rows = re.split(r"\r\n|\r|\n", source)
     for diag in diagnostics:
-        if diag.code == "IPL903" and not is_libcst_limitation(diag.message):
+        if diag.code == "IPL903" and is_libcst_limitation(diag.message):
+            STATS["libcst cannot parse (valid Python)"] += 1
+        elif diag.code == "IPL903":
             found.append(f"internal error: {diag.message}\n{diag.detail or ''}")
         start, end = diag.span.start, diag.span.end
         if not (1 <= start.row <= len(rows) + 1 and start <= end and start.column >= 1):
@@ -161,6 +167,8 @@ def problems(source: str) -> list[str]:
             except ValueError as error:
                 found.append(f"{diag.code} has a fix that does not apply: {error}")
     outcome = fix_text(source, "fuzz.py", config, unsafe=True)
+    STATS["fixed"] += outcome.text != source
+    STATS["fixes applied"] += len(outcome.applied)
     if outcome.error:
         found.append(f"fix error: {outcome.error}")
     if outcome.text != source:
@@ -219,6 +227,7 @@ def run(examples: int, kind: str, seed_value: int | None, save: Path | None) -> 
             print(f"saved as {save_regression(source, found, save)}")  # type: ignore[arg-type]
         return 1
     print(f"{examples} {kind} examples: no crash, no internal error, fixes parse and settle")
+    print(", ".join(f"{key}: {value}" for key, value in sorted(STATS.items())))
     return 0
 
 
