@@ -10,8 +10,9 @@ their fixes run among odd code rather than only the parser. Each program must:
 - lint without an exception escaping ``lint_source`` and without an IPL903 internal error (libcst
   failing on valid code is IPL903 too, but counted apart: ``is_libcst_limitation``);
 - give positions inside the text, and fix edits that apply;
-- fix (unsafe fixes included) to a text that parses, with no fix round dropped, that a second
-  fix run leaves unchanged.
+- fix (unsafe fixes included) to a text that parses, that a second fix run leaves unchanged, and,
+  when Python compiles the program, with no fix round dropped (on code Python refuses, such as
+  `y += *x`, a fix may be refused, and is counted apart).
 
 The first failure is shrunk by hypothesis, printed, and written to
 ``tests/robustness/fuzz_regressions/`` (``--save``), where ``test_fuzz.py`` replays every file.
@@ -169,13 +170,24 @@ def problems(source: str) -> list[str]:
     outcome = fix_text(source, "fuzz.py", config, unsafe=True)
     STATS["fixed"] += outcome.text != source
     STATS["fixes applied"] += len(outcome.applied)
-    if outcome.error:
+    if outcome.error and _compiles(source):
         found.append(f"fix error: {outcome.error}")
+    elif outcome.error:  # e.g. `y += *x`: parses, but Python refuses it; the fix was refused too
+        STATS["fix refused on code Python does not compile"] += 1
     if outcome.text != source:
         again = fix_text(outcome.text, "fuzz.py", config, unsafe=True)
         if again.text != outcome.text:
             found.append("fixing twice changed the text again (fixes are not settled)")
     return found
+
+
+def _compiles(source: str) -> bool:
+    """Python compiles it (compiled, never run): the fixes of valid code must all apply."""
+    try:
+        compile(source, "fuzz.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def is_libcst_limitation(message: str) -> bool:
