@@ -58,9 +58,16 @@ def right_operand(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> cst.
     """`value` as the right operand of `operator`, parenthesised only where precedence needs it."""
     import libcst as cst
 
-    if isinstance(
-        value, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.Comparison, cst.NamedExpr)
-    ):
+    looser_than_any_operator = (
+        cst.BooleanOperation,
+        cst.IfExp,
+        cst.Lambda,
+        cst.Comparison,
+        cst.NamedExpr,
+        cst.Yield,
+    )
+    is_not = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Not)
+    if (isinstance(value, looser_than_any_operator) or is_not) and not value.lpar:
         return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     binds_looser = isinstance(value, cst.BinaryOperation) and precedence().get(
         type(value.operator), 0
