@@ -769,7 +769,8 @@ class FunctionInterpreter:
             if isinstance(value, ConstVal) and isinstance(expr.operator, cst.Not):
                 return ConstVal(not value.value)
             if isinstance(value, TensorVal):
-                return self._fresh_from([value], expr, state, f"`{_code(self, expr)}`")
+                text = f"`{_code(self, expr.operator).strip()}{_operand_text(expr.expression)}`"
+                return self._fresh_from([value], expr, state, text)
             return value if isinstance(value, Unknown) else UNKNOWN
         if isinstance(expr, cst.Subscript):
             return self.eval_subscript(expr, state)
@@ -1901,12 +1902,12 @@ class FunctionInterpreter:
             isinstance(left, TensorVal) and isinstance(right, TensorVal)
         ):
             facts = None  # a Python scalar operand: paddle runs `scale`, which saves no tensor
+        text = _operation_text(node, op) if isinstance(node, cst.BinaryOperation) else None
+        if text is None:
+            text = f"`{_short(self, node)}`"
         if facts is None:
             return self._fresh_from(
-                [t for t in (left, right) if isinstance(t, TensorVal)],
-                node,
-                state,
-                f"`{_code(self, node)}`",
+                [t for t in (left, right) if isinstance(t, TensorVal)], node, state, text
             )
         return self.apply_op(
             facts,
@@ -1914,7 +1915,7 @@ class FunctionInterpreter:
             {},
             node,
             state,
-            op_text=f"`{_short(self, node)}`",
+            op_text=text,
             how="operator",
             report_writes=False,
         )
@@ -2390,6 +2391,24 @@ def _identity_test(expr, values: list) -> ConstVal | None:
         return None
     same = a is b
     return ConstVal(same if isinstance(operator, cst.Is) else not same)
+
+
+def _operand_text(expr) -> str:
+    """A short name for an operand, without printing it (printing every level of a long
+    `a + b + c + ...` chain would make the analysis quadratic in its length)."""
+    name = dotted_name(expr)
+    if name is not None:
+        return name
+    if isinstance(expr, cst.Call):
+        callee = dotted_name(expr.func)
+        return f"{callee}(...)" if callee else "(...)"
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return expr.value
+    return "(...)"
+
+
+def _operation_text(node: cst.BinaryOperation, op: str) -> str:
+    return f"`{_operand_text(node.left)} {op} {_operand_text(node.right)}`"
 
 
 def _kinds(values: list) -> tuple[str, ...]:
