@@ -66,7 +66,6 @@ class FunctionSummary:
 
     param_writes: dict[int, Write] = field(default_factory=dict)  # param index -> its first write
     self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
-    returned_module: ModuleVal | None = None
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
@@ -540,8 +539,6 @@ class FunctionInterpreter:
             self._record_saved_inputs(lineage, state)
         if _portable(value):
             self.result.summary.returned = value
-        if isinstance(value, ModuleVal) and not value.local_class:
-            self.result.summary.returned_module = replace(value, path="<returned>")
         if isinstance(value, TensorVal):
             saves = state.saves.get(value.storage, ())
             saved = any(s.certain and s.what == "output" for s in saves)
@@ -1114,16 +1111,7 @@ class FunctionInterpreter:
                 producer_node=call,
             )
         if qual in kb.PADDLE_CREATE_PARAMETER:
-            self._args(call, state)
-            return TensorVal(
-                fw="paddle",
-                storage=new_id(),
-                requires_grad=True,
-                leaf=True,
-                parameter=True,
-                producer=f"`{_code(self, call)}`",
-                producer_node=call,
-            )
+            return self._paddle_parameter(call, state)
         if kb.is_optimizer_class(qual):
             return self._make_optimizer(call, state, fw)
         if kb.is_noop_framework_call(qual):
@@ -1338,16 +1326,7 @@ class FunctionInterpreter:
             self._module_reset(module, method, call, state)
             return UNKNOWN
         if method == "create_parameter" and module.fw == "paddle":
-            self._args(call, state)
-            return TensorVal(
-                fw="paddle",
-                storage=new_id(),
-                requires_grad=True,
-                leaf=True,
-                parameter=True,
-                producer=f"`{_code(self, call)}`",
-                producer_node=call,
-            )
+            return self._paddle_parameter(call, state)
         if method in ("register_buffer", "register_parameter") and module.path == "self":
             positional, _ = self._args(call, state)
             name = _literal(call.args[0].value) if call.args else None
@@ -1491,6 +1470,19 @@ class FunctionInterpreter:
                 )
         return result
 
+    def _paddle_parameter(self, call: cst.Call, state: State) -> TensorVal:
+        """`paddle.create_parameter(...)` / `self.create_parameter(...)`: a trainable leaf."""
+        self._args(call, state)
+        return TensorVal(
+            fw="paddle",
+            storage=new_id(),
+            requires_grad=True,
+            leaf=True,
+            parameter=True,
+            producer=f"`{_code(self, call)}`",
+            producer_node=call,
+        )
+
     def _module_reset(self, module: ModuleVal, method: str, call: cst.Call, state: State) -> None:
         """`bn.reset_running_stats()` / `layer.reset_parameters()`: in-place writes (under no_grad
         inside torch) to the module's buffers or parameters."""
@@ -1534,8 +1526,6 @@ class FunctionInterpreter:
         op_text = f"`{_short(self, call.func)}`"
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
-            if callee.summary.returned_module is not None:
-                return callee.summary.returned_module
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned)
         known = bool(callee and callee.summary.returns_known)
