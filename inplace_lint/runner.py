@@ -181,7 +181,10 @@ def _in_pool(tasks, table, fix, workers, stats):
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    fork = "fork" in methods
+    context = multiprocessing.get_context("fork" if fork else None)
+    if fork:  # load the pipeline once here: forked workers share it instead of each importing it
+        _load_pipeline()
     pool = context.Pool(workers, initializer=_init_pool_worker, initargs=(table, fix))
     try:
         for index, key, result, pid, rss, kind in pool.imap_unordered(
@@ -213,30 +216,20 @@ _WORKER = _WorkerState()
 
 def _init_pool_worker(table: list[Settings], fix: str) -> None:
     _init_worker(table, fix)
-    _skip_libcst_validation()
+    # Workers only parse and analyse: libcst's node checks are not needed (inplace_lint/fastcst.py).
+    from inplace_lint.fastcst import speed_up_node_construction
 
-
-def _skip_libcst_validation() -> None:
-    """libcst checks every node it builds (``CSTNode._validate``, from ``__post_init__``): about a
-    tenth of parsing. The parser's nodes are valid by construction, and every fix is parsed again
-    before it is kept (``fixes.py``), so worker processes, which only parse and analyse, skip it.
-    Not done in process: the host (the CLI, an editor) may build nodes of its own."""
-    try:
-        from libcst._nodes.base import CSTNode
-    except ImportError:  # a libcst without that module: keep validating
-        return
-    if "__post_init__" in CSTNode.__dict__:
-        CSTNode.__post_init__ = _no_validation
-
-
-def _no_validation(self) -> None:
-    pass
+    speed_up_node_construction()
 
 
 def _init_worker(table: list[Settings], fix: str) -> None:
     _WORKER.table = table
     _WORKER.fix = fix
-    # Load the pipeline once, before the first file: rules, analysis, knowledge tables.
+    _load_pipeline()
+
+
+def _load_pipeline() -> None:
+    """Import the pipeline before the first file: rules, analysis, knowledge tables."""
     import inplace_lint.analysis.engine
     import inplace_lint.api  # noqa: F401
     from inplace_lint.rules import all_rules

@@ -33,6 +33,7 @@ from inplace_lint.analysis.events import (
 )
 from inplace_lint.analysis.imports import dotted_name
 from inplace_lint.analysis.index import ClassInfo, FunctionInfo, ModuleIndex
+from inplace_lint.analysis.snippets import snippet
 from inplace_lint.analysis.values import (
     UNKNOWN,
     ArrayVal,
@@ -2285,11 +2286,9 @@ def _code(interp: FunctionInterpreter, node) -> str:
     if node is None:
         return ""
     try:
-        text = interp.flow.module.code_for_node(node)
+        return snippet(interp.flow.module, node)
     except Exception:  # noqa: BLE001 - a message fragment is never worth a lost finding
         return "<expr>"
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(interp: FunctionInterpreter, node) -> str:

@@ -40,10 +40,9 @@ class ModuleAnalysis:
     adjacency: list[SequentialAdjacency] = field(default_factory=list)
 
     def code(self, node: cst.CSTNode | None, limit: int = 60) -> str:
-        if node is None:
-            return ""
-        text = " ".join(self.module.code_for_node(node).split())
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        from inplace_lint.analysis.snippets import snippet
+
+        return snippet(self.module, node, limit)
 
     def local_name(self, qualified: str) -> str | None:
         return self.index.imports.local_name_for(qualified)

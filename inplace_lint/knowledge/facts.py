@@ -57,7 +57,9 @@ class ModuleFacts:
     has_parameters: bool = False  # weight/bias are leaves that require grad
     # buffers written in place by a training-mode call, and saved by it (BatchNorm running stats)
     inplace_buffers: tuple[str, ...] = ()
-    saved_attributes: tuple[str, ...] = ()  # module attributes (tensors) the call saves, e.g. "weight"
+    saved_attributes: tuple[
+        str, ...
+    ] = ()  # module attributes (tensors) the call saves, e.g. "weight"
     container: bool = False  # nn.Sequential / ModuleList: analysed by adjacency, not as one op
 
 

@@ -32,10 +32,10 @@ def test_opaque_risky_rules_are_off_by_default_and_the_tier_is_selectable_by_pre
     # the opaque-producer rules are off (noisy on released code); IPL203 (a configuration away
     # from raising) was measured quiet and is on; the whole tier goes with one prefix
     assert {c for c in enabled if c.startswith("IPL2")} == {"IPL203"}
-    assert {"IPL201", "IPL202", "IPL203"} <= resolve_enabled([RuleSelection(extend_select=("IPL2",))])
-    assert not any(
-        c.startswith("IPL2") for c in resolve_enabled([RuleSelection(ignore=("IPL2",))])
+    assert {"IPL201", "IPL202", "IPL203"} <= resolve_enabled(
+        [RuleSelection(extend_select=("IPL2",))]
     )
+    assert not any(c.startswith("IPL2") for c in resolve_enabled([RuleSelection(ignore=("IPL2",))]))
     assert resolve_enabled([RuleSelection(select=("IPL0",))]) == {
         c for c in resolve_enabled([RuleSelection(select=("ALL",))]) if c.startswith("IPL0")
     }

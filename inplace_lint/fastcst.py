@@ -1,0 +1,150 @@
+"""Cheaper libcst node construction, for processes that only parse and analyse.
+
+libcst's parser (native code) builds every node by calling its class, so each node runs the
+``__init__`` that ``dataclasses`` generated for a frozen class (one ``object.__setattr__`` per
+field) and then ``__post_init__``, which validates the node (``CSTNode._validate``). In a lint
+worker neither is needed: the parser's nodes are valid by construction, and every fix is parsed
+again before it is kept (``fixes.py``). ``speed_up_node_construction`` gives each node class an
+``__init__`` with the same signature and defaults that stores the fields straight into their
+slots, without validation: the same objects, about 7% less parse time (docs/performance.md).
+
+Only worker processes call it: a host process (the CLI in process, an editor) may build nodes of
+its own and keeps libcst's checks. ``tests/test_fastcst.py`` checks that trees built either way
+are equal.
+
+``speed_up_codegen`` replaces the generator-based context manager that wraps every expression's
+code generation in its parentheses (``_BaseParenthesizedNode._parenthesize``) by a plain object
+doing the same: the same text, printed about twice as fast. Messages quote code for every call the
+analysis meets, so this is used everywhere the analysis runs; it changes no behaviour.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+
+_DONE = False
+_CODEGEN_DONE = False
+_NO_PARENTHESES = contextlib.nullcontext()
+
+
+def speed_up_codegen() -> bool:
+    """Patch libcst's parenthesising context manager (see the module docstring); False when this
+    libcst does not have the expected one."""
+    global _CODEGEN_DONE
+    if _CODEGEN_DONE:
+        return True
+    try:
+        from libcst._nodes.expression import _BaseParenthesizedNode
+    except ImportError:
+        return False
+    if "_parenthesize" not in _BaseParenthesizedNode.__dict__:
+        return False
+    _BaseParenthesizedNode._parenthesize = _parenthesize
+    _CODEGEN_DONE = True
+    return True
+
+
+class _Parentheses:
+    """``with node._parenthesize(state):`` — the opening parentheses before the body, the closing
+    ones after it (not when the body raised, as with libcst's generator)."""
+
+    __slots__ = ("node", "state")
+
+    def __init__(self, node, state) -> None:
+        self.node = node
+        self.state = state
+
+    def __enter__(self) -> None:
+        for lpar in self.node.lpar:
+            lpar._codegen(self.state)
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if kind is None:
+            for rpar in self.node.rpar:
+                rpar._codegen(self.state)
+        return False
+
+
+def _parenthesize(self, state):
+    if not self.lpar and not self.rpar:
+        return _NO_PARENTHESES
+    return _Parentheses(self, state)
+
+
+def speed_up_node_construction() -> int:
+    """Patch every libcst node class this libcst has; returns how many were patched. Classes
+    whose layout is not the expected one (a field without a slot) keep their own ``__init__``."""
+    global _DONE
+    try:
+        from libcst._nodes.base import CSTNode
+    except ImportError:  # another libcst layout: keep it as it is
+        return 0
+    if _DONE:
+        return 0
+    _DONE = True
+    patched = 0
+    for cls in _subclasses(CSTNode):
+        init = _fast_init(cls)
+        if init is not None:
+            cls.__init__ = init
+            patched += 1
+    if "__post_init__" in CSTNode.__dict__:  # for classes left alone
+        CSTNode.__post_init__ = _no_validation
+    return patched
+
+
+def _no_validation(self) -> None:
+    pass
+
+
+def _subclasses(root: type) -> list[type]:
+    out: list[type] = []
+    todo = [root]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in out:
+                out.append(sub)
+                todo.append(sub)
+    return out
+
+
+def _fast_init(cls: type):
+    if not dataclasses.is_dataclass(cls) or "__init__" not in cls.__dict__:
+        return None
+    params: list[str] = []
+    lines: list[str] = []
+    namespace: dict[str, object] = {"MISSING": dataclasses.MISSING}
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    for number, f in enumerate(fields):
+        if f.kw_only or not f.name.isidentifier():
+            return None
+        slot = _slot(cls, f.name)
+        if slot is None:
+            return None
+        namespace[f"set_{number}"] = slot.__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"default_{number}"] = f.default
+            params.append(f"{f.name}=default_{number}")
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"factory_{number}"] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            lines.append(f"    if {f.name} is MISSING: {f.name} = factory_{number}()")
+        else:
+            if params and "=" in params[-1]:
+                return None  # a required field after a defaulted one: not a dataclass layout
+            params.append(f.name)
+        lines.append(f"    set_{number}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines or ["    pass"])
+    exec(source, namespace)  # noqa: S102 - text built above from field names only
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _slot(cls: type, name: str):
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name)
+        if found is not None and type(found).__name__ == "member_descriptor":
+            return found
+    return None
