@@ -168,13 +168,24 @@ def has_section(pyproject: Path) -> bool:
     return f"tool.{SECTION}" in text or f'tool."{SECTION}"' in text
 
 
-def find_pyproject(directory: Path) -> Path | None:
-    """The nearest pyproject.toml with a `[tool.inplace-lint]` table, from ``directory`` up."""
+def find_pyproject(directory: Path, memo: dict[Path, Path | None] | None = None) -> Path | None:
+    """The nearest pyproject.toml with a `[tool.inplace-lint]` table, from ``directory`` up.
+    ``memo`` (folder -> answer) lets a tree walk look at each folder once."""
+    memo = {} if memo is None else memo
+    walked: list[Path] = []
+    found: Path | None = None
     for folder in (directory, *directory.parents):
+        if folder in memo:
+            found = memo[folder]
+            break
+        walked.append(folder)
         candidate = folder / "pyproject.toml"
         if candidate.is_file() and has_section(candidate):
-            return candidate
-    return None
+            found = candidate
+            break
+    for folder in walked:  # the nearest table from each folder walked is the one found
+        memo[folder] = found
+    return found
 
 
 def parse_table(table: Mapping[str, Any], path: Path | str | None, root: Path) -> Config:
@@ -393,6 +404,7 @@ class SettingsResolver:
         self.overrides = overrides or Overrides()
         self.cwd = resolved(cwd or Path.cwd())
         self._configs: dict[Path, Config] = {}
+        self._pyprojects: dict[Path, Path | None] = {}  # folder -> nearest pyproject with a table
         self._settings: dict[tuple, Settings] = {}
         self._inline = parse_inline(self.overrides.inline)
         self._fixed: Config | None = None
@@ -418,7 +430,7 @@ class SettingsResolver:
         directory = resolved(directory)
         cached = self._configs.get(directory)
         if cached is None:
-            pyproject = find_pyproject(directory)
+            pyproject = find_pyproject(directory, self._pyprojects)
             if pyproject is None:
                 cached = Config(root=self.cwd)
             else:
@@ -438,9 +450,12 @@ class SettingsResolver:
     def __call__(self, path: Path) -> Settings:
         path = Path(path)
         config = self.config_for(path.parent if path.name else path)
-        rel = relative_to(path, config.root)
-        ignored = per_file_ignored(rel, config.per_file_ignores)
-        ignored += per_file_ignored(relative_to(path, self.cwd), self.overrides.per_file_ignores)
+        ignored: list[str] = []
+        if config.per_file_ignores:
+            ignored += per_file_ignored(relative_to(path, config.root), config.per_file_ignores)
+        if self.overrides.per_file_ignores:
+            rel = relative_to(path, self.cwd)
+            ignored += per_file_ignored(rel, self.overrides.per_file_ignores)
         key = (config.path, config.root, tuple(ignored))
         settings = self._settings.get(key)
         if settings is None:

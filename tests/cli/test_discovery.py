@@ -90,3 +90,61 @@ def test_symlinked_directories_are_not_followed(project):
     make(project, "real/a.py")
     (project / "loop").symlink_to(project, target_is_directory=True)
     assert linted() == ["real/a.py"]
+
+
+def test_walk_answers_like_the_per_file_check(project):
+    """The walk decides per directory what `_excluded` decides per file: same files, same
+    reasons, across nested configs, nested .gitignore files, exclude patterns and symlinks."""
+    import os
+
+    from inplace_lint.config import SettingsResolver
+    from inplace_lint.discovery import _excluded, _git_root, _GitIgnore, discover
+    from inplace_lint.paths import resolved
+
+    (project / ".gitignore").write_text("gen_*.py\n/top_only.py\n")
+    (project / "pyproject.toml").write_text(
+        '[tool.inplace-lint]\nextend-exclude = ["skip_me.py", "legacy/old"]\n'
+    )
+    (project / "sub").mkdir()
+    (project / "sub" / "pyproject.toml").write_text(
+        '[tool.inplace-lint]\nextend-exclude = ["deep/*.py"]\n'
+    )
+    (project / "sub" / "inner").mkdir()
+    (project / "sub" / "inner" / ".gitignore").write_text("!gen_keep.py\nlocal.py\n")
+    make(
+        project,
+        "a.py",
+        "gen_a.py",
+        "top_only.py",
+        "skip_me.py",
+        "legacy/old/x.py",
+        "legacy/new/y.py",
+        "sub/top_only.py",
+        "sub/deep/z.py",
+        "sub/inner/gen_keep.py",
+        "sub/inner/gen_drop.py",
+        "sub/inner/local.py",
+        "sub/inner/kept.py",
+    )
+    os.symlink(project / "a.py", project / "sub" / "link.py")
+    resolver = SettingsResolver(cwd=project)
+    found = discover([project], resolver, force_exclude=False)
+    ignore = _GitIgnore(_git_root(resolved(project)))
+    expected = []
+    for directory, _, names in os.walk(project):
+        for name in names:
+            path = Path(directory) / name
+            if path.suffix != ".py" or any(p in path.parts for p in ("legacy",)):
+                continue
+            if _excluded(path, resolver, ignore, explicit=False, is_dir=False) is None:
+                expected.append(path)
+    got = {p.relative_to(project).as_posix() for p in found.files}
+    assert got == {p.relative_to(project).as_posix() for p in expected} | {"legacy/new/y.py"}
+    assert "sub/inner/gen_keep.py" in got and "sub/link.py" in got and "sub/top_only.py" in got
+    assert not got & {
+        "gen_a.py",
+        "top_only.py",
+        "skip_me.py",
+        "sub/deep/z.py",
+        "sub/inner/local.py",
+    }
