@@ -118,3 +118,35 @@ def test_is_none_on_a_defaulted_flag_prunes_the_branch() -> None:
         combine(g, chunk=2).sum().backward()
     """
     assert codes(source) == [(6, "IPL001")]
+
+
+def test_node_classes_dispatched_by_exact_type_are_final():
+    """The interpreter dispatches on `type(node) is cst.X` (isinstance against libcst's ABC
+    classes is slow when it fails); that is only the same when no class derives from X."""
+    import libcst as cst
+
+    from inplace_lint.analysis import dataflow
+
+    dispatched = [
+        cst.Name, cst.Integer, cst.Float, cst.Attribute, cst.Call, cst.BinaryOperation,
+        cst.UnaryOperation, cst.Subscript, cst.Tuple, cst.List, cst.IfExp,
+        cst.BooleanOperation, cst.Comparison, cst.NamedExpr, cst.Await, cst.Dict, cst.Set,
+        *dataflow._COMPREHENSIONS, cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.If,
+        cst.For, cst.While, cst.With, cst.Try, cst.Match, cst.Expr, cst.Assign, cst.AnnAssign,
+        cst.AugAssign, cst.Return, cst.Raise, cst.Import, cst.ImportFrom, cst.Del,
+    ]  # fmt: skip
+    for cls in dispatched:
+        assert cls.__subclasses__() == [], cls
+
+
+def test_number_literals_evaluate_like_libcst():
+    import libcst as cst
+
+    from inplace_lint.analysis.dataflow import _number
+
+    for text in ["0", "00", "7", "1_000", "0x1F", "0o17", "0b101", "0XfF", "10**0"][:-1]:
+        node = cst.parse_expression(text)
+        assert _number(node) == node.evaluated_value and type(_number(node)) is int, text
+    for text in ["1.0", "1.", ".5", "1e5", "1E-3", "1_0.0_1", "3.14e+2", "0.0"]:
+        node = cst.parse_expression(text)
+        assert _number(node) == node.evaluated_value and type(_number(node)) is float, text

@@ -57,6 +57,7 @@ from inplace_lint.analysis.values import (
 )
 
 MAX_LOOP_PASSES = 2
+_COMPREHENSIONS = (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
 MODULE_KEY = "<module>"
 MAX_SPECIALIZATIONS = 200
 
@@ -101,6 +102,7 @@ class ModuleDataflow:
         self.class_attributes: dict[str, dict[str, Value]] = {}
         self.specializations: dict[tuple, FunctionResult] = {}
         self.globals: dict[str, Value] = {}
+        self.snippets: dict[cst.CSTNode, str] = {}  # node -> its one-line quote (_code)
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -413,14 +415,15 @@ class FunctionInterpreter:
         return state
 
     def exec_stmt(self, stmt: cst.CSTNode, state: State) -> State:
-        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        kind = type(stmt)  # exact classes, as in `eval`
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
             for small in stmt.body:
                 self.stmt = small
                 self.exec_small(small, state)
                 if not state.reachable:
                     break
             return state
-        if isinstance(stmt, cst.If):
+        if kind is cst.If:
             test = self.eval(stmt.test, state)
             if isinstance(test, ConstVal) and isinstance(test.value, (bool, type(None))):
                 # a flag the caller passed as a literal: only one branch runs
@@ -444,11 +447,11 @@ class FunctionInterpreter:
                 if configuration:
                     self.conditions.pop()
             return merge_states([then, other])
-        if isinstance(stmt, (cst.For, cst.While)):
+        if kind is cst.For or kind is cst.While:
             return self.exec_loop(stmt, state)
-        if isinstance(stmt, cst.With):
+        if kind is cst.With:
             return self.exec_with(stmt, state)
-        if isinstance(stmt, cst.Try):
+        if kind is cst.Try:
             body = self.exec_block(_body(stmt), state.copy())
             branches = [body]
             for handler in stmt.handlers:
@@ -460,7 +463,7 @@ class FunctionInterpreter:
                 merged.reachable = True if any(b.reachable for b in branches) else merged.reachable
                 merged = self.exec_block(_body(stmt.finalbody), merged)
             return merged
-        if isinstance(stmt, cst.Match):
+        if kind is cst.Match:
             branches = [self.exec_block(_body(case), state.copy()) for case in stmt.cases]
             return merge_states(branches + [state])
         # nested defs and classes are analysed on their own (or not at all)
@@ -499,9 +502,10 @@ class FunctionInterpreter:
 
     def exec_small(self, small: cst.BaseSmallStatement, state: State) -> None:
         self.last_inplace_activation = None
-        if isinstance(small, cst.Expr):
+        kind = type(small)  # exact classes, as in `eval`
+        if kind is cst.Expr:
             self.eval(small.value, state)
-        elif isinstance(small, cst.Assign):
+        elif kind is cst.Assign:
             value = self.eval(small.value, state)
             activation = self.last_inplace_activation
             for target in small.targets:
@@ -511,24 +515,24 @@ class FunctionInterpreter:
                 targets = {dotted_name(t.target) for t in small.targets}
                 if name not in targets:
                     self.clobbered[name] = (node, text)
-        elif isinstance(small, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             if small.value is not None:
                 self.bind(small.target, self.eval(small.value, state), state, small)
-        elif isinstance(small, cst.AugAssign):
+        elif kind is cst.AugAssign:
             self.exec_augassign(small, state)
-        elif isinstance(small, cst.Return):
+        elif kind is cst.Return:
             if small.value is not None:
                 value = self.eval(small.value, state)
                 self.reach(lineage_of(value), state, retain=True)
                 self._record_return(value, state)
             state.reachable = False
-        elif isinstance(small, cst.Raise):
+        elif kind is cst.Raise:
             state.reachable = False
-        elif isinstance(small, cst.Import):
+        elif kind is cst.Import:
             self.imports.add_import(small)
-        elif isinstance(small, cst.ImportFrom):
+        elif kind is cst.ImportFrom:
             self.imports.add_import_from(small)
-        elif isinstance(small, cst.Del):
+        elif kind is cst.Del:
             for target in _del_targets(small.target):
                 name = dotted_name(target)
                 if name:
@@ -750,19 +754,22 @@ class FunctionInterpreter:
     def eval(self, expr: cst.BaseExpression | None, state: State) -> Value:
         if expr is None:
             return UNKNOWN
-        if isinstance(expr, cst.Name):
+        # Dispatch on the exact class: libcst's node classes are final, and `isinstance` against
+        # them goes through ABCMeta for every class that does not match (see test_engine.py).
+        kind = type(expr)
+        if kind is cst.Name:
             return self.eval_name(expr, state)
-        if isinstance(expr, (cst.Integer, cst.Float)):
-            return ConstVal(expr.evaluated_value)
-        if isinstance(expr, cst.Attribute):
+        if kind is cst.Integer or kind is cst.Float:
+            return ConstVal(_number(expr))
+        if kind is cst.Attribute:
             return self.eval_attribute(expr, state)
-        if isinstance(expr, cst.Call):
+        if kind is cst.Call:
             return self.eval_call(expr, state)
-        if isinstance(expr, cst.BinaryOperation):
+        if kind is cst.BinaryOperation:
             left = self.eval(expr.left, state)
             right = self.eval(expr.right, state)
             return self._binary_result(left, right, _bin_operator(expr.operator), expr, state)
-        if isinstance(expr, cst.UnaryOperation):
+        if kind is cst.UnaryOperation:
             value = self.eval(expr.expression, state)
             if isinstance(value, ConstVal) and isinstance(expr.operator, cst.Not):
                 return ConstVal(not value.value)
@@ -770,25 +777,25 @@ class FunctionInterpreter:
                 text = f"`{_code(self, expr.operator).strip()}{_operand_text(expr.expression)}`"
                 return self._fresh_from([value], expr, state, text)
             return value if isinstance(value, Unknown) else UNKNOWN
-        if isinstance(expr, cst.Subscript):
+        if kind is cst.Subscript:
             return self.eval_subscript(expr, state)
-        if isinstance(expr, (cst.Tuple, cst.List)):
+        if kind is cst.Tuple or kind is cst.List:
             items = tuple(self.eval(e.value, state) for e in expr.elements)
             return SeqVal(
                 items, frozenset().union(*(lineage_of(i) for i in items)) if items else frozenset()
             )
-        if isinstance(expr, cst.IfExp):
+        if kind is cst.IfExp:
             self.eval(expr.test, state)
             a = self.eval(expr.body, state)
             b = self.eval(expr.orelse, state)
             return self._either(a, b, state)
-        if isinstance(expr, (cst.BooleanOperation, cst.Comparison)):
+        if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
             identity = _identity_test(expr, values)
             if identity is not None:
                 return identity
             tensors = [v for v in values if isinstance(v, TensorVal)]
-            if isinstance(expr, cst.Comparison) and tensors:
+            if kind is cst.Comparison and tensors:
                 # a boolean mask: never requires grad, carries no graph
                 return TensorVal(
                     fw=tensors[0].fw,
@@ -798,18 +805,18 @@ class FunctionInterpreter:
                     producer_node=expr,
                 )
             return UNKNOWN
-        if isinstance(expr, cst.NamedExpr):
+        if kind is cst.NamedExpr:
             value = self.eval(expr.value, state)
             self.bind(expr.target, value, state, expr)
             return value
-        if isinstance(expr, (cst.Await,)):
+        if kind is cst.Await:
             return self.eval(expr.expression, state)
-        if isinstance(expr, (cst.Dict, cst.Set)):
+        if kind is cst.Dict or kind is cst.Set:
             lineage = frozenset()
             for child in _children_exprs(expr):
                 lineage |= lineage_of(self.eval(child, state))
             return Unknown(lineage)
-        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+        if kind in _COMPREHENSIONS:
             return self._eval_comprehension(expr, state)
         return UNKNOWN
 
@@ -1033,7 +1040,7 @@ class FunctionInterpreter:
             if callee.qualname.startswith("<local-function>."):
                 return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
             return self.call_framework(callee.qualname, call, state)
-        return self.call_opaque(call, state, _code(self, func))
+        return self.call_opaque(call, state, func)
 
     def _args(self, call: cst.Call, state: State) -> tuple[list[Value], dict[str, Value]]:
         positional: list[Value] = []
@@ -1195,7 +1202,7 @@ class FunctionInterpreter:
                 cls_name = receiver.qualname.split(".", 1)[1]
                 if method == "apply":
                     return self.call_autograd_function(cls_name, call, state)
-            return self.call_opaque(call, state, _code(self, call.func))
+            return self.call_opaque(call, state, call.func)
         # Unknown receiver
         name = dotted_name(receiver_expr) or ""
         if name == "self" and self.cls is not None and method in self.cls.methods:
@@ -1227,7 +1234,7 @@ class FunctionInterpreter:
                     if isinstance(value, TensorVal):
                         self.mark_dirty.add(value.storage)
             return UNKNOWN
-        return self.call_opaque(call, state, _code(self, call.func), receiver=receiver)
+        return self.call_opaque(call, state, call.func, receiver=receiver)
 
     def call_tensor_method(
         self, tensor: TensorVal, receiver_expr, method: str, call: cst.Call, state: State
@@ -1371,7 +1378,7 @@ class FunctionInterpreter:
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
                 return self.call_local_function(key, call, state, module=module)
-        return self.call_opaque(call, state, _code(self, call.func))
+        return self.call_opaque(call, state, call.func)
 
     def call_module(self, module: ModuleVal, call: cst.Call, state: State) -> Value:
         positional, keywords = self._args(call, state)
@@ -1514,7 +1521,7 @@ class FunctionInterpreter:
         self, key: str, call: cst.Call, state: State, module: ModuleVal | None = None
     ) -> Value:
         if not self.call_local_functions:
-            return self.call_opaque(call, state, _code(self, call.func))
+            return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         callee = self.flow.result(key)
@@ -1674,13 +1681,22 @@ class FunctionInterpreter:
         return UNKNOWN
 
     def call_opaque(
-        self, call: cst.Call, state: State, callee_text: str, receiver: Value | None = None
+        self,
+        call: cst.Call,
+        state: State,
+        callee: str | cst.CSTNode,
+        receiver: Value | None = None,
     ) -> Value:
+        """A call we know nothing about; ``callee`` is its text, or the node to quote (only
+        quoted when the result is a tensor: most opaque calls take none)."""
         positional, keywords = self._args(call, state)
         args = positional + list(keywords.values())
         if receiver is not None:
             args.append(receiver)
-        return self._opaque_result(args, call, state, f"`{_short_text(callee_text)}`", known=False)
+        if not any(isinstance(a, TensorVal) for a in args):  # _opaque_result's own shortcut
+            return self._opaque_result(args, call, state, "", known=False)
+        text = callee if isinstance(callee, str) else _code(self, callee)
+        return self._opaque_result(args, call, state, f"`{_short_text(text)}`", known=False)
 
     def _opaque_result(
         self,
@@ -2282,13 +2298,26 @@ def _body(node) -> list:
     return []
 
 
+def _number(node: cst.Integer | cst.Float) -> int | float | complex:
+    """The literal's value; libcst's ``evaluated_value`` compiles the text with ``literal_eval``."""
+    try:
+        return int(node.value, 0) if type(node) is cst.Integer else float(node.value)
+    except ValueError:  # `0_7`, hex floats and the like: the slow, exact way
+        return node.evaluated_value
+
+
 def _code(interp: FunctionInterpreter, node) -> str:
     if node is None:
         return ""
-    try:
-        return snippet(interp.flow.module, node)
-    except Exception:  # noqa: BLE001 - a message fragment is never worth a lost finding
-        return "<expr>"
+    memo = interp.flow.snippets  # loops and specialisations quote the same nodes again
+    text = memo.get(node)
+    if text is None:
+        try:
+            text = snippet(interp.flow.module, node)
+        except Exception:  # noqa: BLE001 - a message fragment is never worth a lost finding
+            text = "<expr>"
+        memo[node] = text
+    return text
 
 
 def _short(interp: FunctionInterpreter, node) -> str:

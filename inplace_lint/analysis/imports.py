@@ -14,10 +14,11 @@ FRAMEWORK_ROOTS = ("torch", "paddle")
 def dotted_name(node: cst.BaseExpression) -> str | None:
     """`a.b.c` -> "a.b.c"; anything that is not a plain dotted name -> None."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
+    # exact classes: `isinstance` against libcst's (ABC) classes is slow when it fails
+    while type(node) is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None
