@@ -222,7 +222,8 @@ def _check_paths(paths: list[Path], resolver, fix: str, opts: dict) -> int:
         found = discover(paths, resolver, force_exclude=opts["force_exclude"])
     except (DiscoveryError, ConfigError) as error:
         raise _UsageProblem(str(error)) from None
-    files = [_display_path(p) for p in found.files]
+    cwd = Path.cwd()
+    files = [_display_path(p, cwd) for p in found.files]
     if opts["verbose"]:
         for path, why in found.skipped:
             click.echo(f"inplace-lint: skipped {path}: {why}", err=True)
@@ -248,14 +249,15 @@ def _check_paths(paths: list[Path], resolver, fix: str, opts: dict) -> int:
     return _report_and_exit(results, fix, opts)
 
 
-def _display_path(path: Path) -> Path:
+def _display_path(path: Path, cwd: Path | None = None) -> Path:
     """Relative to the working directory when the file is under it, as ruff shows paths."""
     if not path.is_absolute():
         return Path(os.path.normpath(path))
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
+    cwd = Path.cwd() if cwd is None else cwd
+    text, base = str(path), str(cwd).rstrip(os.sep) + os.sep
+    if not text.startswith(base):  # not under it (relative_to would raise): shown as it is
         return path
+    return path.relative_to(cwd)
 
 
 def _run(files: list[Path], resolver, *, jobs, cache_dir, fix: str, write: bool):

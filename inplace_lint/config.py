@@ -405,6 +405,7 @@ class SettingsResolver:
         self.cwd = resolved(cwd or Path.cwd())
         self._configs: dict[Path, Config] = {}
         self._pyprojects: dict[Path, Path | None] = {}  # folder -> nearest pyproject with a table
+        self._loaded: dict[Path | None, Config] = {}  # that pyproject (None: none) -> its Config
         self._settings: dict[tuple, Settings] = {}
         self._inline = parse_inline(self.overrides.inline)
         self._fixed: Config | None = None
@@ -431,11 +432,14 @@ class SettingsResolver:
         cached = self._configs.get(directory)
         if cached is None:
             pyproject = find_pyproject(directory, self._pyprojects)
-            if pyproject is None:
-                cached = Config(root=self.cwd)
-            else:
-                cached = load_config_file(pyproject)
-            cached = self._with_inline(cached)
+            cached = self._loaded.get(pyproject)  # one Config per file: read and checked once
+            if cached is None:
+                if pyproject is None:
+                    cached = Config(root=self.cwd)
+                else:
+                    cached = load_config_file(pyproject)
+                cached = self._with_inline(cached)
+                self._loaded[pyproject] = cached
             self._configs[directory] = cached
         self._configs[unresolved] = cached
         return cached

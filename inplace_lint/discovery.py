@@ -87,7 +87,7 @@ def _walk(
             if is_dir:
                 if entry.is_symlink():
                     continue
-                why = _excluded(path, resolver, ignore, explicit=False, is_dir=True)
+                why = here.excluded_directory(path, name)
             else:
                 why = here.excluded_file(path, name, entry)
             if why:
@@ -110,21 +110,33 @@ class _Directory:
         self.config = resolver.config_for(directory)
         self.patterns = resolver.excludes(self.config)
         self.real = resolved(directory)
+        # a file's path relative to the root is its directory's plus its name (relative_to is
+        # lexical once the directory is resolved, inside the root or not)
         rel = relative_to(self.real, self.config.root)
         self.prefix = "" if rel == "." else rel + "/"
-        self.gitignore = resolver.respect_gitignore(self.config) and ignore.applies(self.real)
+        gitignore = resolver.respect_gitignore(self.config)
+        self.chain = ignore.chain(self.real) if gitignore else []
+
+    def excluded_directory(self, path: Path, name: str) -> str | None:
+        """``_excluded`` for a subdirectory (not a symlink: those are not walked)."""
+        if self.resolver.config_for(path) is not self.config:  # it has a configuration of its own
+            return _excluded(path, self.resolver, self.ignore, explicit=False, is_dir=True)
+        return self._judge(self.prefix + name, name + "/")
 
     def excluded_file(self, path: Path, name: str, entry: os.DirEntry) -> str | None:
         try:
             link = entry.is_symlink()
         except OSError:
             link = True
-        if link or self.prefix.startswith("../") or self.prefix.startswith("/"):
+        if link:
             return _excluded(path, self.resolver, self.ignore, explicit=False, is_dir=False)
-        if matches_any(self.prefix + name, self.patterns):
+        return self._judge(self.prefix + name, name)
+
+    def _judge(self, rel: str, name_in_chain: str) -> str | None:
+        if matches_any(rel, self.patterns):
             config = self.config
             return f"excluded by {'exclude' if config.path is None else config.path}"
-        if self.gitignore and self.ignore.ignored(self.real / name, False):
+        if self.chain and self.ignore.file_ignored(self.chain, name_in_chain):
             return "ignored by .gitignore"
         return None
 
@@ -172,7 +184,7 @@ class _GitIgnore:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._specs: dict[Path, object | None] = {}
-        self._applies: dict[Path, bool] = {}
+        self._chains: dict[Path, list[tuple[object, str]]] = {}
 
     def _spec(self, directory: Path) -> object | None:
         if directory not in self._specs:
@@ -203,18 +215,34 @@ class _GitIgnore:
             self._specs[directory] = spec
         return self._specs[directory]
 
-    def applies(self, directory: Path) -> bool:
-        """Whether any ignore file from the root down to ``directory`` has a pattern."""
-        if directory in self._applies:
-            return self._applies[directory]
+    def chain(self, directory: Path) -> list[tuple[object, str]]:
+        """The ignore specs that judge the files of ``directory``, from the root down, each with
+        the path from its folder to ``directory`` ("" or "a/b/"): what ``ignored`` walks for a
+        file there, computed once per directory."""
+        if directory in self._chains:
+            return self._chains[directory]
         if directory == self.root:
-            answer = self._spec(directory) is not None
+            parent: list[tuple[object, str]] = []
         elif self.root not in directory.parents:
-            answer = False
+            self._chains[directory] = []
+            return []
         else:
-            answer = self._spec(directory) is not None or self.applies(directory.parent)
-        self._applies[directory] = answer
-        return answer
+            name = directory.name + "/"
+            parent = [(spec, prefix + name) for spec, prefix in self.chain(directory.parent)]
+        spec = self._spec(directory)
+        chain = parent + [(spec, "")] if spec is not None else parent
+        self._chains[directory] = chain
+        return chain
+
+    def file_ignored(self, chain: list[tuple[object, str]], name: str) -> bool:
+        """``ignored`` for the entry ``name`` of the directory whose ``chain`` is given (a
+        directory's name ends with "/", as ``ignored`` writes it)."""
+        decision = False
+        for spec, prefix in chain:
+            result = spec.check_file(prefix + name)
+            if result.include is not None:
+                decision = result.include
+        return decision
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         """Git's answer: the deepest `.gitignore` with an opinion wins, from the root down."""

@@ -148,3 +148,31 @@ def test_walk_answers_like_the_per_file_check(project):
         "sub/deep/z.py",
         "sub/inner/local.py",
     }
+
+
+def test_walk_outside_the_config_root_answers_like_the_per_file_check(project, tmp_path):
+    """A tree outside the working directory (no configuration of its own: the root is the
+    working directory, so paths are `../...`), with a .gitignore of its own."""
+    import os
+
+    from inplace_lint.config import SettingsResolver
+    from inplace_lint.discovery import _excluded, _git_root, _GitIgnore, discover
+    from inplace_lint.paths import resolved
+
+    tree = tmp_path / "elsewhere"
+    make(tree, "a.py", "gen_b.py", "pkg/c.py", "pkg/gen_d.py", "pkg/keep_e.py", "build/f.py")
+    (tree / ".gitignore").write_text("gen_*.py\n")
+    (tree / "pkg" / ".gitignore").write_text("keep_*.py\n!gen_d.py\n")
+    (tree / ".git").mkdir()
+    resolver = SettingsResolver(overrides=None, cwd=project)  # the project's pyproject has no table
+    found = discover([tree], resolver, force_exclude=False)
+    ignore = _GitIgnore(_git_root(resolved(tree)))
+    expected = set()
+    for directory, dirs, names in os.walk(tree):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in names:
+            path = Path(directory) / name
+            if path.suffix == ".py" and _excluded(path, resolver, ignore, explicit=False) is None:
+                expected.add(path.relative_to(tree).as_posix())
+    got = {p.relative_to(tree).as_posix() for p in found.files}
+    assert got == expected == {"a.py", "build/f.py", "pkg/c.py", "pkg/gen_d.py"}
