@@ -24,11 +24,7 @@ from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, S
 from inplace_lint.positions import LazyPositions
 from inplace_lint.rules import all_rules
 from inplace_lint.settings import DEFAULT_SETTINGS, Settings
-from inplace_lint.sources import DEFAULT_MAX_BYTES
-
-# Over this many lines a file is reported (IPL904) rather than analysed: libcst parses roughly
-# 3,000 lines a second here, so this bounds one file to seconds, not minutes.
-DEFAULT_MAX_LINES = 30_000
+from inplace_lint.sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 
 
 def lint_source(

@@ -150,7 +150,9 @@ def _lint_all(
     tasks = sorted(tasks, key=lambda t: (-t.size, t.index))
     workers = _worker_count(jobs, tasks)
     if workers <= 1:
-        _init_worker(table, fix)
+        # In process the pipeline is imported on first need: a few changed files that the
+        # prefilter skips never load libcst.
+        _WORKER.table, _WORKER.fix = table, fix
         for task in tasks:
             index, key, result, _, _, kind = _lint_task(task)
             stats.plans[kind] = stats.plans.get(kind, 0) + 1
@@ -290,15 +292,18 @@ def _lint_one(path: str, settings: Settings, fix: str):
 def lint_python(text: str, filename: str, settings: Settings) -> tuple[FileResult, str]:
     """``api.lint_source`` on what the prefilter keeps of ``text``: the same diagnostics. Also
     returns the prefilter's plan ("skip", "reduced", "full")."""
-    from inplace_lint import api, prefilter
+    from inplace_lint import prefilter
 
     plan = prefilter.plan(text) if not _over_budget(text, settings) else None
     kind = plan.kind if plan is not None else "full"
-    if kind == "skip":
+    if kind == "skip":  # no libcst needed (nor imported)
         from inplace_lint.suppressions import apply_suppressions
 
         diagnostics = sorted(apply_suppressions(text, [], settings), key=lambda d: d.sort_key)
-    elif kind == "reduced":
+        return FileResult(filename, diagnostics, source=text), kind
+    from inplace_lint import api
+
+    if kind == "reduced":
         diagnostics = api.lint_source(plan.text, filename, settings)
         if any(d.code in _PIPELINE_FAILURES for d in diagnostics):
             # The reduced text did not go through (a parser or analysis failure, a budget): say
@@ -315,8 +320,7 @@ _PIPELINE_FAILURES = frozenset({"IPL901", "IPL903", "IPL904"})
 
 def _over_budget(text: str, settings: Settings) -> bool:
     """Over the line or byte budget: the API reports IPL904 for it (on the full text)."""
-    from inplace_lint.api import DEFAULT_MAX_LINES
-    from inplace_lint.sources import DEFAULT_MAX_BYTES
+    from inplace_lint.sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 
     max_lines = _limit(settings, "max-file-lines", DEFAULT_MAX_LINES)
     if max_lines is not None and text.count("\n") + text.count("\r") >= max_lines:

@@ -232,3 +232,35 @@ def test_warm_run_never_imports_libcst(tree, tmp_path) -> None:
         check=True,
     )
     assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+CHANGED_RUN = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from inplace_lint.runner import RunStats, run
+    from inplace_lint.settings import Settings
+
+    files = [Path(p) for p in sys.argv[2:]]
+    stats = RunStats()
+    run(files, lambda p: Settings(), cache_dir=Path(sys.argv[1]), stats=stats)
+    print(stats.cached, stats.linted, stats.plans.get("skip", 0), "libcst" in sys.modules)
+    """
+)
+
+
+def test_changed_file_without_candidates_is_linted_without_libcst(tree, tmp_path) -> None:
+    """One file edited, in a way the prefilter can skip: re-linted in process, libcst never
+    loaded (the one-file-changed case of the benchmark)."""
+    cache_dir = tmp_path / "cache"
+    _run(tree, cache_dir)
+    tree[2].write_text(CLEAN + "\n\ndef more(x):\n    return torch.relu(x)\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", CHANGED_RUN, str(cache_dir), *map(str, tree)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    assert out.stdout.split() == ["2", "1", "1", "False"], out.stderr
