@@ -565,9 +565,18 @@ def _nesting_problem(source: str, settings: Settings) -> list[Diagnostic] | None
         return _only(_too_deep(settings, f"{depth} nested brackets"))
     if chain > MAX_OPERATOR_CHAIN:
         return _only(_too_deep(settings, f"an expression chaining {chain} operators"))
-    if _TRAILER_CHAIN.search(source):
+    if _has_trailer_chain(source):
         return _only(_too_deep(settings, f"over {MAX_TRAILER_CHAIN} chained calls or subscripts"))
     return None
+
+
+# A match of _TRAILER_CHAIN lies within one line and is at least two characters per trailer long:
+# only lines that long are searched (real files have a handful).
+_LONG_LINE = re.compile(r"[^\n]{%d,}" % (2 * MAX_TRAILER_CHAIN))
+
+
+def _has_trailer_chain(source: str) -> bool:
+    return any(_TRAILER_CHAIN.search(line.group()) for line in _LONG_LINE.finditer(source))
 
 
 def _depth_and_chain(source: str) -> tuple[int, int]:
