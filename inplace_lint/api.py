@@ -572,7 +572,7 @@ def _nesting_problem(source: str, settings: Settings) -> list[Diagnostic] | None
 
 # A match of _TRAILER_CHAIN lies within one line and is at least two characters per trailer long:
 # only lines that long are searched (real files have a handful).
-_LONG_LINE = re.compile(r"[^\n]{%d,}" % (2 * MAX_TRAILER_CHAIN))
+_LONG_LINE = re.compile(rf"[^\n]{{{2 * MAX_TRAILER_CHAIN},}}")
 
 
 def _has_trailer_chain(source: str) -> bool:
