@@ -462,3 +462,20 @@ def test_meta_codes_off_means_silence_not_none():
     settings = Settings(enabled=frozenset({"IPL001"}), options={"max-file-lines": 1})
     assert lint_source("x = 1\ny = 2\n", "t.py", settings) == []
     assert lint_source("() if 0 else(lambda:())\n", "t.py", settings) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = a" + ".t()" * 250 + "\n",
+        "x = a" + ".t()" * 199 + "\n",
+        "x = a" + "[0]" * 100 + "\ny = b" + "[0]" * 150 + "\n",
+        "x = (a" + ".t()" * 300 + ")\r\ny = 1\r\n",
+        "s = '" + "." * 900 + "'\n",
+        "y = f(" + ", ".join(["a.b.c"] * 300) + ")\n",
+    ],
+)
+def test_trailer_chain_check_only_on_long_lines_is_the_full_search(source):
+    from inplace_lint import api
+
+    assert api._has_trailer_chain(source) == bool(api._TRAILER_CHAIN.search(source))
