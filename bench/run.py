@@ -1,6 +1,6 @@
 """Benchmark inplace-lint on a source tree, against the libcst parse floor and other linters.
 
-    python bench/run.py TREE [--jobs N] [--changed FILE] [--verify]
+    python bench/run.py TREE [--jobs N] [--changed FILE] [--verify] [--repeat N]
                              [--compare-torchfix] [--compare-fixit] [--compare-ruff]
 
 Prints, in one run: files, lines, bytes; the single-core libcst parse-only CPU time of the same
@@ -208,6 +208,9 @@ def main() -> int:
     parser.add_argument("--no-floor", action="store_true", help="skip the libcst parse floor")
     parser.add_argument("--verify", action="store_true", help="prefilter vs full, every file")
     parser.add_argument("--warm-runs", type=int, default=3)
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="floor and cold runs, alternated; medians reported"
+    )
     parser.add_argument("--compare-torchfix", action="store_true")
     parser.add_argument("--compare-fixit", action="store_true")
     parser.add_argument("--compare-ruff", action="store_true")
@@ -221,22 +224,42 @@ def main() -> int:
     print(f"files                  {len(files):,}   lines {lines:,}   bytes {size:,}")
     print(f"machine                {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
 
-    floor = None
-    if not args.no_floor:
-        floor = parse_floor(files, args.python)
-        failed = f", {floor['failed']} files failed to parse" if floor["failed"] else ""
-        print(f"libcst parse floor     CPU {floor['cpu']:8.2f} s (one core, parse only{failed})")
-
-    cache_dir = Path(tempfile.mkdtemp(prefix="inplace-lint-bench-cache-"))
     snapshot = Path(tempfile.mkdtemp(prefix="inplace-lint-bench-code-"))
     env = snapshot_package(snapshot)
     changed = args.changed.resolve() if args.changed else pick_changed(files)
     original = changed.read_bytes()
+    cache_dirs: list[Path] = []
     try:
-        cmd = lint_command(args.python, tree, cache_dir, args.jobs)
-        cold = measure(cmd, cwd=snapshot, env=env)
+        # The machine is shared and its speed drifts by 10-20% within minutes: with --repeat,
+        # the floor and the cold run alternate and the medians are compared.
+        floors, colds = [], []
+        for round_ in range(max(args.repeat, 1)):
+            if not args.no_floor:
+                floors.append(parse_floor(files, args.python))
+                if args.repeat > 1:
+                    print(f"  round {round_ + 1}: floor CPU {floors[-1]['cpu']:8.2f} s", end="")
+            cache_dirs.append(Path(tempfile.mkdtemp(prefix="inplace-lint-bench-cache-")))
+            cmd = lint_command(args.python, tree, cache_dirs[-1], args.jobs)
+            colds.append(measure(cmd, cwd=snapshot, env=env))
+            if args.repeat > 1:
+                print(f"   cold wall {colds[-1].wall:8.2f} s   CPU {colds[-1].cpu:8.2f} s")
+        floor = None
+        if floors:
+            floor = {
+                "cpu": statistics.median(f["cpu"] for f in floors),
+                "failed": floors[0]["failed"],
+            }
+            failed = f", {floor['failed']} files failed to parse" if floor["failed"] else ""
+            what = f"median of {len(floors)}, " if len(floors) > 1 else ""
+            print(
+                f"libcst parse floor     CPU {floor['cpu']:8.2f} s ({what}one core, parse only{failed})"
+            )
+        cold = sorted(colds, key=lambda m: m.wall)[len(colds) // 2]
         ratio = f"   = {cold.wall / floor['cpu']:.2f}x the floor" if floor else ""
-        print(f"cold (empty cache)     wall {cold.wall:8.2f} s   CPU {cold.cpu:8.2f} s{ratio}")
+        what = f" (median of {len(colds)})" if len(colds) > 1 else ""
+        print(
+            f"cold (empty cache)     wall {cold.wall:8.2f} s   CPU {cold.cpu:8.2f} s{ratio}{what}"
+        )
         print(f"peak RSS               {cold.max_rss / 2**20:8.0f} MB (largest process of the run)")
         warm = [measure(cmd, cwd=snapshot, env=env) for _ in range(max(args.warm_runs, 1))]
         walls = [m.wall for m in warm]
@@ -255,7 +278,8 @@ def main() -> int:
             print(f"warning: inplace-lint exited {cold.returncode}")
     finally:
         changed.write_bytes(original)
-        shutil.rmtree(cache_dir, ignore_errors=True)
+        for cache_dir in cache_dirs:
+            shutil.rmtree(cache_dir, ignore_errors=True)
         shutil.rmtree(snapshot, ignore_errors=True)
 
     if args.verify:
