@@ -223,15 +223,20 @@ WARM_RUN = textwrap.dedent(
 def test_warm_run_never_imports_libcst(tree, tmp_path) -> None:
     cache_dir = tmp_path / "cache"
     _run(tree, cache_dir)
+    out = _run_in_fresh_python(WARM_RUN, cache_dir, tree)
+    assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+def _run_in_fresh_python(script: str, cache_dir: Path, files: list[Path]):
+    """``script`` in a new interpreter (a clean ``sys.modules``), given the cache and files."""
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    out = subprocess.run(
-        [sys.executable, "-c", WARM_RUN, str(cache_dir), *map(str, tree)],
+    return subprocess.run(
+        [sys.executable, "-c", script, str(cache_dir), *map(str, files)],
         capture_output=True,
         text=True,
         env=env,
         check=True,
     )
-    assert out.stdout.split() == ["False", "False"], out.stderr
 
 
 CHANGED_RUN = textwrap.dedent(
@@ -255,12 +260,5 @@ def test_changed_file_without_candidates_is_linted_without_libcst(tree, tmp_path
     cache_dir = tmp_path / "cache"
     _run(tree, cache_dir)
     tree[2].write_text(CLEAN + "\n\ndef more(x):\n    return torch.relu(x)\n")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    out = subprocess.run(
-        [sys.executable, "-c", CHANGED_RUN, str(cache_dir), *map(str, tree)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    out = _run_in_fresh_python(CHANGED_RUN, cache_dir, tree)
     assert out.stdout.split() == ["2", "1", "1", "False"], out.stderr
