@@ -189,18 +189,37 @@ def _in_pool(tasks, table, fix, workers, stats):
         _load_pipeline()
     pool = context.Pool(workers, initializer=_init_pool_worker, initargs=(table, fix))
     try:
-        for index, key, result, pid, rss, kind in pool.imap_unordered(
-            _lint_task, tasks, chunksize=1
-        ):
-            stats.worker_peak_rss[pid] = max(rss, stats.worker_peak_rss.get(pid, 0))
-            stats.plans[kind] = stats.plans.get(kind, 0) + 1
-            yield index, key, result
+        for done in pool.imap_unordered(_lint_batch, _batches(tasks), chunksize=1):
+            for index, key, result, pid, rss, kind in done:
+                stats.worker_peak_rss[pid] = max(rss, stats.worker_peak_rss.get(pid, 0))
+                stats.plans[kind] = stats.plans.get(kind, 0) + 1
+                yield index, key, result
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
         pool.join()
+
+
+# Small files travel to the workers in batches of about this many bytes (at most _BATCH_FILES
+# files): one message each way per batch instead of per file. Tasks come largest first, so the
+# batches of small files come last and still balance the end of the run.
+_BATCH_BYTES = 64_000
+_BATCH_FILES = 32
+
+
+def _batches(tasks: list[_Task]) -> Iterable[list[_Task]]:
+    batch: list[_Task] = []
+    size = 0
+    for task in tasks:
+        batch.append(task)
+        size += task.size
+        if size >= _BATCH_BYTES or len(batch) >= _BATCH_FILES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 # --------------------------------------------------------------------------------------------
@@ -237,6 +256,10 @@ def _load_pipeline() -> None:
     from inplace_lint.rules import all_rules
 
     all_rules()
+
+
+def _lint_batch(batch: list[_Task]) -> list[tuple]:
+    return [_lint_task(task) for task in batch]
 
 
 def _lint_task(task: _Task):

@@ -150,3 +150,28 @@ def test_number_literals_evaluate_like_libcst():
     for text in ["1.0", "1.", ".5", "1e5", "1E-3", "1_0.0_1", "3.14e+2", "0.0"]:
         node = cst.parse_expression(text)
         assert _number(node) == node.evaluated_value and type(_number(node)) is float, text
+
+
+def test_fast_replace_agrees_with_dataclasses_replace():
+    """The analysis' `replace` copies fields without `__init__`: only valid for dataclasses with
+    no `__post_init__` and no `init=False` field, which every class it is used on must stay."""
+    import dataclasses
+
+    import pytest
+
+    from inplace_lint.analysis import events, values
+    from inplace_lint.knowledge import facts
+
+    for module in (values, events, facts):
+        for cls in vars(module).values():
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls):
+                assert "__post_init__" not in vars(cls), cls
+                assert all(f.init for f in dataclasses.fields(cls)), cls
+                assert not hasattr(cls, "__slots__") or "__dict__" in dir(cls), cls
+    tensor = values.TensorVal(fw="torch", storage=1, producer="`x`", lineage=frozenset({3}))
+    for changes in ({"storage": 2}, {"requires_grad": True, "lineage": frozenset()}, {}):
+        fast = values.replace(tensor, **changes)
+        slow = dataclasses.replace(tensor, **changes)
+        assert fast == slow and hash(fast) == hash(slow) and fast is not tensor
+    with pytest.raises(TypeError):
+        values.replace(tensor, storrage=3)

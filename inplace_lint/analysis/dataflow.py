@@ -18,7 +18,7 @@ What is modelled, in one place:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -53,6 +53,7 @@ from inplace_lint.analysis.values import (
     lineage_of,
     merge_states,
     new_id,
+    replace,
     tri_or,
 )
 

@@ -210,7 +210,9 @@ def _torch_overloads() -> dict:
 
 
 def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
-    from dataclasses import replace
+    from inplace_lint.analysis.values import (
+        replace,  # the cheap one: OpFacts is a plain frozen dataclass
+    )
 
     return replace(facts, **changes)
 

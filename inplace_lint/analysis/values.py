@@ -10,7 +10,7 @@ Tri-state booleans: ``True`` / ``False`` when known, ``None`` when we cannot tel
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the rule registry imports this module; keep libcst out of warm runs
@@ -21,6 +21,22 @@ _ids = itertools.count(1)
 
 def new_id() -> int:
     return next(_ids)
+
+
+def replace(obj, /, **changes):
+    """``dataclasses.replace`` for the analysis' value classes, which are frozen dataclasses with
+    neither ``__post_init__`` nor ``init=False`` fields: the instance's fields copied with the
+    changes, without going through the generated ``__init__`` (the analysis replaces values
+    thousands of times per module; this is about four times cheaper). Unknown fields raise, as
+    in ``dataclasses.replace`` (``tests/test_engine.py`` checks both agree)."""
+    fields = obj.__dict__
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(fields)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True)

@@ -131,3 +131,15 @@ def test_a_reduced_text_that_fails_falls_back_to_the_full_text(monkeypatch) -> N
     result, kind = runner.lint_python(text, "f.py", DEFAULT_SETTINGS)
     assert kind == "full"
     assert result.diagnostics == lint_source(text, "f.py", DEFAULT_SETTINGS)
+
+
+def test_batches_keep_order_and_cover_every_task():
+    from inplace_lint.runner import _BATCH_BYTES, _BATCH_FILES, _batches, _Task
+
+    sizes = [500_000, 90_000, 30_000, 30_000, 30_000] + [100] * 100
+    tasks = [_Task(i, f"f{i}.py", 0, size) for i, size in enumerate(sizes)]
+    batches = list(_batches(tasks))
+    assert [t for b in batches for t in b] == tasks
+    assert [len(b) for b in batches[:3]] == [1, 1, 3]  # a large file travels alone
+    assert all(len(b) <= _BATCH_FILES for b in batches)
+    assert all(sum(t.size for t in b[:-1]) < _BATCH_BYTES for b in batches)
