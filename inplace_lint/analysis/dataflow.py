@@ -1409,6 +1409,8 @@ class FunctionInterpreter:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
         if facts is not None and not getattr(facts, "container", False):
+            if _renormalises_weight(module):
+                self._renorm_write(module, owner, call, state)
             if module.node is not None:
                 # say which module it is: `self.act(...)` (`nn.ReLU(inplace=True)`), `self.gate` (`nn.Sigmoid`)
                 label = (
@@ -1478,6 +1480,31 @@ class FunctionInterpreter:
                     Save(_unquote(op_text), call, op_id, "parameters", certain=True),
                 )
         return result
+
+    def _renorm_write(self, module: ModuleVal, owner: ModuleVal, call, state: State) -> None:
+        """`nn.Embedding(max_norm=...)`: its forward renormalises the looked-up rows of `weight`
+        in place (`embedding_renorm_`, under no_grad) before the lookup. The weight's version
+        moves, so an earlier op that saved the weight fails at backward (the nn.Embedding
+        documentation's own pitfall)."""
+        tensor = TensorVal(
+            fw=module.fw,
+            storage=owner.params_storage_key,
+            requires_grad=True,
+            leaf=True,
+            parameter=True,
+            param_of=module.path,
+            producer=f"the parameter `{module.path}.weight`",
+        )
+        self.record_write(
+            state,
+            tensor,
+            "renorm",
+            call,
+            None,
+            op_text=f"`{_short(self, call)}` (`nn.Embedding(max_norm=...)` renormalises its weight)",
+            grad_override=False,
+            target_text=f"{module.path}.weight",
+        )
 
     def _paddle_parameter(self, call: cst.Call, state: State) -> TensorVal:
         """`paddle.create_parameter(...)` / `self.create_parameter(...)`: a trainable leaf."""
@@ -2449,6 +2476,23 @@ def _arg_expr(call: cst.Call, params: tuple[str, ...], name: str):
         if position < len(positional):
             return positional[position].value
     return None
+
+
+def _renormalises_weight(module: ModuleVal) -> bool:
+    """An `nn.Embedding` built with `max_norm` (by keyword, or fourth positional) not None."""
+    call = module.node
+    if module.qualname != "torch.nn.Embedding" or not isinstance(call, cst.Call):
+        return False
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return False  # `**kwargs`: we cannot tell
+        if (
+            arg.keyword is not None
+            and arg.keyword.value == "max_norm"
+            or (arg.keyword is None and position == 3)
+        ):
+            return not (isinstance(arg.value, cst.Name) and arg.value.value == "None")
+    return False
 
 
 def _first_arg(call: cst.Call):

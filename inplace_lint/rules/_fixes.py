@@ -206,4 +206,8 @@ def advice(analysis: ModuleAnalysis, write: Write) -> str:
         return f"Clone it first (`{target} = {target}.clone()`) or build the value out of place."
     if write.how == "out":
         return "Assign the result instead of passing `out=`."
+    if write.how == "renorm":
+        return (
+            f"Use a clone in the earlier op (`{target}.clone()`), as the nn.Embedding docs advise."
+        )
     return "Write to a clone, or compute the new value out of place."
