@@ -1167,6 +1167,20 @@ class FunctionInterpreter:
         target_expr = None
         if facts.inplace_param:
             target_expr = _arg_expr(call, facts.params, facts.inplace_param)
+        if qual == "torch.nn.functional.embedding" and _max_norm_set(call, 3):
+            weight = positional[1] if len(positional) > 1 else keywords.get("weight")
+            if isinstance(
+                weight, TensorVal
+            ):  # embedding_renorm_ writes it first (see _renorm_write)
+                self.record_write(
+                    state,
+                    weight,
+                    "renorm",
+                    call,
+                    _arg_expr(call, facts.params, "weight"),
+                    op_text=f"`{_short(self, call)}` (`max_norm` renormalises the weight)",
+                    grad_override=False,
+                )
         return self.apply_op(
             facts,
             positional,
@@ -2483,13 +2497,16 @@ def _renormalises_weight(module: ModuleVal) -> bool:
     call = module.node
     if module.qualname != "torch.nn.Embedding" or not isinstance(call, cst.Call):
         return False
-    for position, arg in enumerate(call.args):
+    return _max_norm_set(call, 3)
+
+
+def _max_norm_set(call: cst.Call, position: int) -> bool:
+    """`max_norm` passed, by keyword or at ``position``, and not the literal None."""
+    for index, arg in enumerate(call.args):
         if arg.star:
-            return False  # `**kwargs`: we cannot tell
-        if (
-            arg.keyword is not None
-            and arg.keyword.value == "max_norm"
-            or (arg.keyword is None and position == 3)
+            return False  # `*args` / `**kwargs`: we cannot tell
+        if (arg.keyword is not None and arg.keyword.value == "max_norm") or (
+            arg.keyword is None and index == position
         ):
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "None")
     return False
