@@ -942,15 +942,8 @@ class FunctionInterpreter:
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
             if facts is not None and not getattr(facts, "has_parameters", False):
                 return UNKNOWN
-            return TensorVal(
-                fw=module.fw,
-                storage=module.params_storage_key,
-                requires_grad=True,
-                leaf=True,
-                parameter=True,
-                param_of=module.path,
-                producer=f"the parameter `{path or attr}`",
-            )
+            producer = f"the parameter `{path or attr}`"
+            return _module_tensor(module, module.params_storage_key, producer)
         if attr in ("running_mean", "running_var", "_mean", "_variance"):
             return TensorVal(
                 fw=module.fw,
@@ -1500,15 +1493,8 @@ class FunctionInterpreter:
         in place (`embedding_renorm_`, under no_grad) before the lookup. The weight's version
         moves, so an earlier op that saved the weight fails at backward (the nn.Embedding
         documentation's own pitfall)."""
-        tensor = TensorVal(
-            fw=module.fw,
-            storage=owner.params_storage_key,
-            requires_grad=True,
-            leaf=True,
-            parameter=True,
-            param_of=module.path,
-            producer=f"the parameter `{module.path}.weight`",
-        )
+        producer = f"the parameter `{module.path}.weight`"
+        tensor = _module_tensor(module, owner.params_storage_key, producer)
         self.record_write(
             state,
             tensor,
@@ -1546,15 +1532,7 @@ class FunctionInterpreter:
         else:
             storages = [(module.params_storage_key, True)]
         for storage, parameter in storages:
-            tensor = TensorVal(
-                fw=module.fw,
-                storage=storage,
-                requires_grad=parameter,
-                leaf=parameter,
-                parameter=parameter,
-                param_of=module.path,
-                producer=f"`{module.path}`",
-            )
+            tensor = _module_tensor(module, storage, f"`{module.path}`", parameter)
             self.record_write(
                 state, tensor, "module-reset", call, None, op_text=text, grad_override=False
             )
@@ -2490,6 +2468,22 @@ def _arg_expr(call: cst.Call, params: tuple[str, ...], name: str):
         if position < len(positional):
             return positional[position].value
     return None
+
+
+def _module_tensor(
+    module: ModuleVal, storage: str, producer: str, parameter: bool = True
+) -> TensorVal:
+    """A tensor ``module`` owns: a trainable parameter (a leaf, as `module.weight` reads it), or
+    with ``parameter`` False a buffer."""
+    return TensorVal(
+        fw=module.fw,
+        storage=storage,
+        requires_grad=parameter,
+        leaf=parameter,
+        parameter=parameter,
+        param_of=module.path,
+        producer=producer,
+    )
 
 
 def _renormalises_weight(module: ModuleVal) -> bool:
