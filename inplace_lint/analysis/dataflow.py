@@ -703,6 +703,13 @@ class FunctionInterpreter:
         how = "numpy-inline" if isinstance(target, cst.Call) else "numpy"
         self.record_write(state, tensor, how, node, target, bumps=False, op_text=_code(self, node))
 
+    def _numpy_out(self, keywords: dict[str, Value], call: cst.Call, state: State) -> None:
+        """`np.clip(a, 0, 1, out=a)` and the like: numpy writes its result into `out`; an array
+        sharing memory with a tensor is written in place (IPL108 when a save sees it)."""
+        out = keywords.get("out")
+        if isinstance(out, ArrayVal):
+            self._numpy_write(out, state, call, _arg_expr(call, (), "out"))
+
     def exec_augassign(self, node: cst.AugAssign, state: State) -> None:
         op = _aug_operator(node.operator)
         rhs = self.eval(node.value, state)
@@ -1145,6 +1152,8 @@ class FunctionInterpreter:
             return self._make_module(qual, module_facts, call, state)
         facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
         positional, keywords = self._args(call, state)
+        if facts is None:
+            self._numpy_out(keywords, call, state)  # `np.clip(a, 0, 1, out=a)`
         if facts is not None and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_"):
             facts = kb.resolve_overload(fw, facts, _kinds(positional), _keyword_names(call))
         if facts is None:
@@ -1201,9 +1210,11 @@ class FunctionInterpreter:
             self._args(call, state)
             return receiver
         if isinstance(receiver, ArrayVal):
-            self._args(call, state)
+            _, keywords = self._args(call, state)
             if method in kb.NUMPY_INPLACE_METHODS:
                 self._numpy_write(receiver, state, call, receiver_expr)
+            else:
+                self._numpy_out(keywords, call, state)  # `a.clip(0, 1, out=a)`
             return UNKNOWN
         if isinstance(receiver, FrameworkRef):
             if receiver.qualname.startswith("<local-class>."):
@@ -1710,6 +1721,7 @@ class FunctionInterpreter:
         """A call we know nothing about; ``callee`` is its text, or the node to quote (only
         quoted when the result is a tensor: most opaque calls take none)."""
         positional, keywords = self._args(call, state)
+        self._numpy_out(keywords, call, state)
         args = positional + list(keywords.values())
         if receiver is not None:
             args.append(receiver)
