@@ -383,6 +383,8 @@ def _module(qualname: str, settings: tuple[tuple[str, Any], ...]) -> ModuleFacts
         return None
     if _matches(entry.get("saves_nothing_if", {}), values):
         functional = replace(functional, saves={}, saves_output=False)
+    if "bind" in entry:  # module attribute -> the function's parameter of another name
+        functional = _renamed(functional, {p: a for a, p in entry["bind"].items()})
     call, saved = _specialise(functional, inputs, parameters, buffers)
     return ModuleFacts(
         name=qualname,
@@ -391,6 +393,14 @@ def _module(qualname: str, settings: tuple[tuple[str, Any], ...]) -> ModuleFacts
         inplace_buffers=tuple(a for a in saved if a in buffers),
         saved_attributes=tuple(a for a in saved if a in parameters),
     )
+
+
+def _renamed(facts: OpFacts, names: Mapping[str, str]) -> OpFacts:
+    """``facts`` with parameters renamed (``w_ih`` -> ``weight_ih``) in params and saves."""
+    saves = {
+        names.get(p, p): tuple(names.get(c, c) for c in cond) for p, cond in facts.saves.items()
+    }
+    return replace(facts, params=tuple(names.get(p, p) for p in facts.params), saves=saves)
 
 
 def _present(flags_by_attr: Mapping[str, list[str]], values: Mapping[str, Any]) -> tuple[str, ...]:

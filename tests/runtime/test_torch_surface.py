@@ -538,6 +538,28 @@ FUNCTION_CASES = [
         {"input1": M, "input2": T(4, 6), "weight": T(3, 5, 6), "bias": T(3)},
         lambda e: F.bilinear(e["input1"], e["input2"], e["weight"], e["bias"]),
     ),
+    *[
+        Case(
+            f"{name}{' no bias' if not bias else ''}",
+            fn(name),
+            {"input": T(3, 4), "hx": T(3, 6), "w_ih": T(k * 6, 4), "w_hh": T(k * 6, 6)}
+            | ({"b_ih": T(k * 6), "b_hh": T(k * 6)} if bias else {}),
+            lambda e, call=call, bias=bias: call(
+                e["input"],
+                e["hx"],
+                e["w_ih"],
+                e["w_hh"],
+                e["b_ih"] if bias else None,
+                e["b_hh"] if bias else None,
+            ),
+        )
+        for name, call, k in [
+            ("torch.rnn_tanh_cell", torch.rnn_tanh_cell, 1),
+            ("torch.rnn_relu_cell", torch.rnn_relu_cell, 1),
+            ("torch.gru_cell", torch.gru_cell, 3),
+        ]
+        for bias in (True, False)
+    ],
     conv_case("torch.nn.functional.conv1d", F.conv1d, X3, T(4, 3, 3)),
     conv_case("torch.nn.functional.conv2d", F.conv2d, X4, T(4, 3, 3, 3)),
     conv_case("torch.nn.functional.conv3d", F.conv3d, X5, T(4, 3, 3, 3, 3)),
@@ -1234,6 +1256,12 @@ MODULE_CASES = [
     _mod("Linear", M, 5, 3, bias=False),
     _mod("Linear", T(2, 4, 5), 5, 3),
     ModuleCase("torch.nn.Bilinear", {"0": 5, "1": 6, "2": 3}, {"input1": M, "input2": T(4, 6)}),
+    ModuleCase("torch.nn.RNNCell", {"0": 5, "1": 6}, {"input": M, "hx": T(4, 6)}),
+    ModuleCase("torch.nn.RNNCell", {"0": 5, "1": 6, "bias": False}, {"input": M, "hx": T(4, 6)}),
+    ModuleCase(
+        "torch.nn.RNNCell", {"0": 5, "1": 6, "nonlinearity": "relu"}, {"input": M, "hx": T(4, 6)}
+    ),
+    ModuleCase("torch.nn.GRUCell", {"0": 5, "1": 6}, {"input": M, "hx": T(4, 6)}),
     _mod("Conv1d", X3, 3, 4, 3),
     _mod("Conv2d", X4, 3, 4, 3),
     _mod("Conv2d", X4, 3, 4, 3, bias=False),
