@@ -381,6 +381,8 @@ class FunctionInterpreter:
                 rg = False
             if index - 1 < len(self.entry) and self.entry[index - 1] is not None:
                 passed = self.entry[index - 1]
+                if isinstance(passed, _FrameworkModuleArg):
+                    passed = passed.module
                 if isinstance(passed, ModuleVal):
                     state.env[name] = replace(passed, path=name)
                     continue
@@ -2289,6 +2291,26 @@ def _fresh_copy(value: Value) -> Value:
     return value
 
 
+class _FrameworkModuleArg:
+    """A framework module instance passed to a helper (`run_cell(nn.GRUCell(...), x)`), as part
+    of a specialisation key: its facts are not hashable, so it is keyed by class, facts and the
+    constructor call (one specialisation per construction site)."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module: ModuleVal) -> None:
+        self.module = module
+
+    def _key(self) -> tuple:
+        return (self.module.qualname, id(self.module.facts), id(self.module.node))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _FrameworkModuleArg) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
 def _entry_signature(positional: list) -> tuple:
     """What a call tells its callee: tensors that surely require grad, local modules, literal flags."""
     entry: list[object] = []
@@ -2299,6 +2321,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(True)
         elif isinstance(value, ModuleVal) and value.local_class:
             entry.append(replace(value, node=None))
+        elif isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
+            entry.append(_FrameworkModuleArg(value))
         else:
             entry.append(None)
     while entry and entry[-1] is None:
