@@ -134,10 +134,9 @@ class _Directory:
 
     def _judge(self, rel: str, name_in_chain: str) -> str | None:
         if matches_any(rel, self.patterns):
-            config = self.config
-            return f"excluded by {'exclude' if config.path is None else config.path}"
+            return _excluded_by(self.config)
         if self.chain and self.ignore.file_ignored(self.chain, name_in_chain):
-            return "ignored by .gitignore"
+            return _GITIGNORED
         return None
 
 
@@ -160,10 +159,17 @@ def _excluded(
         candidates = [real, *[p for p in real.parents if _is_under(p, config.root)]]
     for candidate in candidates:
         if matches_any(relative_to(candidate, config.root), patterns):
-            return f"excluded by {'exclude' if config.path is None else config.path}"
+            return _excluded_by(config)
     if resolver.respect_gitignore(config) and ignore.ignored(resolved(path), is_dir):
-        return "ignored by .gitignore"
+        return _GITIGNORED
     return None
+
+
+_GITIGNORED = "ignored by .gitignore"
+
+
+def _excluded_by(config) -> str:
+    return f"excluded by {'exclude' if config.path is None else config.path}"
 
 
 def _is_under(path: Path, root: Path) -> bool:
@@ -246,19 +252,6 @@ class _GitIgnore:
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         """Git's answer: the deepest `.gitignore` with an opinion wins, from the root down."""
-        try:
-            parts = path.relative_to(self.root).parts
-        except ValueError:
+        if self.root not in path.parents:
             return False
-        decision = False
-        directory = self.root
-        for index in range(len(parts)):
-            spec = self._spec(directory)
-            if spec is not None:
-                rel = "/".join(parts[index:]) + ("/" if is_dir else "")
-                result = spec.check_file(rel)
-                if result.include is not None:
-                    decision = result.include
-            if index < len(parts) - 1:
-                directory = directory / parts[index]
-        return decision
+        return self.file_ignored(self.chain(path.parent), path.name + ("/" if is_dir else ""))

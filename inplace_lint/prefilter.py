@@ -140,6 +140,10 @@ def plan(text: str) -> Plan:
     )
 
 
+# What Python's parser raises on text it rejects or cannot hold.
+_PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
+
+
 def _compiles(text: str) -> bool:
     """A syntax check only: Python's parser and symbol table, without building an ``ast`` tree
     (about a third cheaper than ``ast.parse``). It rejects all that ``ast.parse`` rejects, and a
@@ -150,7 +154,7 @@ def _compiles(text: str) -> bool:
             warnings.simplefilter("ignore")
             symtable.symtable(text, "<prefilter>", "exec")
         return True
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+    except _PARSE_ERRORS:
         return False
 
 
@@ -159,7 +163,7 @@ def _parse(text: str) -> ast.Module | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+    except _PARSE_ERRORS:
         return None
 
 

@@ -175,3 +175,23 @@ def test_fast_replace_agrees_with_dataclasses_replace():
         assert fast == slow and hash(fast) == hash(slow) and fast is not tensor
     with pytest.raises(TypeError):
         values.replace(tensor, storrage=3)
+
+
+def test_max_norm_set_by_keyword_or_position():
+    import libcst as cst
+
+    from inplace_lint.analysis import knowledge as kb
+    from inplace_lint.analysis.dataflow import _max_norm_set
+
+    params = kb.torch_module_init_params("torch.nn.Embedding")
+    assert params[:4] == ("num_embeddings", "embedding_dim", "padding_idx", "max_norm")
+    cases = {
+        "nn.Embedding(3, 5, max_norm=1.0)": True,
+        "nn.Embedding(3, 5, None, 2.0)": True,
+        "nn.Embedding(3, 5, None, None)": False,
+        "nn.Embedding(3, 5, max_norm=None)": False,
+        "nn.Embedding(3, 5)": False,
+        "nn.Embedding(*shape, max_norm=1.0)": False,  # cannot tell where arguments land
+    }
+    for text, expected in cases.items():
+        assert _max_norm_set(cst.parse_expression(text), params) is expected, text

@@ -1171,11 +1171,10 @@ class FunctionInterpreter:
         target_expr = None
         if facts.inplace_param:
             target_expr = _arg_expr(call, facts.params, facts.inplace_param)
-        if qual == "torch.nn.functional.embedding" and _max_norm_set(call, 3):
+        if qual == "torch.nn.functional.embedding" and _max_norm_set(call, facts.params):
+            # embedding_renorm_ writes the weight first (see _renorm_write)
             weight = positional[1] if len(positional) > 1 else keywords.get("weight")
-            if isinstance(
-                weight, TensorVal
-            ):  # embedding_renorm_ writes it first (see _renorm_write)
+            if isinstance(weight, TensorVal):
                 self.record_write(
                     state,
                     weight,
@@ -1714,14 +1713,10 @@ class FunctionInterpreter:
         return UNKNOWN
 
     def call_opaque(
-        self,
-        call: cst.Call,
-        state: State,
-        callee: str | cst.CSTNode,
-        receiver: Value | None = None,
+        self, call: cst.Call, state: State, callee: cst.CSTNode, receiver: Value | None = None
     ) -> Value:
-        """A call we know nothing about; ``callee`` is its text, or the node to quote (only
-        quoted when the result is a tensor: most opaque calls take none)."""
+        """A call we know nothing about; ``callee`` is quoted only when the result is a tensor
+        (most opaque calls take none)."""
         positional, keywords = self._args(call, state)
         self._numpy_out(keywords, call, state)
         args = positional + list(keywords.values())
@@ -1729,8 +1724,8 @@ class FunctionInterpreter:
             args.append(receiver)
         if not any(isinstance(a, TensorVal) for a in args):  # _opaque_result's own shortcut
             return self._opaque_result(args, call, state, "", known=False)
-        text = callee if isinstance(callee, str) else _code(self, callee)
-        return self._opaque_result(args, call, state, f"`{_short_text(text)}`", known=False)
+        text = f"`{_short_text(_code(self, callee))}`"
+        return self._opaque_result(args, call, state, text, known=False)
 
     def _opaque_result(
         self,
@@ -2527,19 +2522,15 @@ def _renormalises_weight(module: ModuleVal) -> bool:
     call = module.node
     if module.qualname != "torch.nn.Embedding" or not isinstance(call, cst.Call):
         return False
-    return _max_norm_set(call, 3)
+    return _max_norm_set(call, kb.torch_module_init_params("torch.nn.Embedding"))
 
 
-def _max_norm_set(call: cst.Call, position: int) -> bool:
-    """`max_norm` passed, by keyword or at ``position``, and not the literal None."""
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return False  # `*args` / `**kwargs`: we cannot tell
-        if (arg.keyword is not None and arg.keyword.value == "max_norm") or (
-            arg.keyword is None and index == position
-        ):
-            return not (isinstance(arg.value, cst.Name) and arg.value.value == "None")
-    return False
+def _max_norm_set(call: cst.Call, params: tuple[str, ...]) -> bool:
+    """`max_norm` passed (by keyword, or at its place in ``params``) and not the literal None."""
+    if any(arg.star for arg in call.args):
+        return False  # `*args` / `**kwargs`: we cannot tell
+    value = _arg_expr(call, params, "max_norm")
+    return value is not None and not (isinstance(value, cst.Name) and value.value == "None")
 
 
 def _first_arg(call: cst.Call):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from inplace_lint.analysis.values import replace
 from inplace_lint.knowledge import facts as _facts
 
 UNKNOWN_LITERAL = object()
@@ -190,6 +191,12 @@ def module_class(qual: str, keywords: dict[str, object]) -> _facts.ModuleFacts |
     return None
 
 
+def torch_module_init_params(qual: str) -> tuple[str, ...]:
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.module_init_params(qual)
+
+
 def is_inplace_method_name(fw: str, name: str) -> bool:
     if fw == "paddle":
         from inplace_lint.knowledge import paddle_facts
@@ -210,11 +217,7 @@ def _torch_overloads() -> dict:
 
 
 def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
-    from inplace_lint.analysis.values import (
-        replace,  # the cheap one: OpFacts is a plain frozen dataclass
-    )
-
-    return replace(facts, **changes)
+    return replace(facts, **changes)  # values.replace: OpFacts is a plain frozen dataclass
 
 
 @lru_cache(maxsize=2048)

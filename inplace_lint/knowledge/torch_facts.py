@@ -475,6 +475,12 @@ def torch_module(qualname: str, keywords: Mapping[Any, object]) -> ModuleFacts |
     return _module(qualname, tuple(sorted(settings.items())))
 
 
+def module_init_params(qualname: str) -> tuple[str, ...]:
+    """The constructor parameters of the ``nn`` class ``qualname``, in order (the surface's
+    ``init``; empty for a class it does not map)."""
+    return tuple(_surface()["modules"].get(qualname, {}).get("init", ()))
+
+
 def _is_literal(value: object) -> bool:
     if value is None or isinstance(value, (bool, int, float, str)):
         return True
