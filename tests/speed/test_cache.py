@@ -118,6 +118,15 @@ def test_new_libcst_version_misses(tree, tmp_path, monkeypatch) -> None:
     assert stats.linted == 3
 
 
+def test_libcst_version_read_without_metadata_or_import() -> None:
+    """The fingerprint reads the installed libcst's version file: it names the version that
+    importlib.metadata reports, and changes with it."""
+    from importlib.metadata import version
+
+    text = cache_module._libcst_version()
+    assert f"'{version('libcst')}'" in text
+
+
 def test_package_files_are_part_of_the_fingerprint(monkeypatch) -> None:
     before = cache_module._compute_fingerprint()
     real = cache_module._package_files
