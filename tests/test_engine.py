@@ -195,3 +195,36 @@ def test_max_norm_set_by_keyword_or_position():
     }
     for text, expected in cases.items():
         assert _max_norm_set(cst.parse_expression(text), params) is expected, text
+
+
+def test_children_exprs_reads_the_operands_libcst_children_holds() -> None:
+    """`_children_exprs` reads fields directly; it must list what libcst's (visitor-based)
+    `children` yields as operands, in the same order."""
+    import libcst as cst
+
+    from inplace_lint.analysis.dataflow import _children_exprs
+
+    def reference(expr) -> list:
+        out = []
+        for child in expr.children:
+            if isinstance(child, cst.BaseExpression):
+                out.append(child)
+            elif isinstance(child, cst.ComparisonTarget):
+                out.append(child.comparator)
+            elif isinstance(child, (cst.Element, cst.DictElement)):
+                out.extend(c for c in child.children if isinstance(c, cst.BaseExpression))
+        return out
+
+    sources = [
+        "a and b",
+        "(a or (b and c))",
+        "a < b <= c is not d",
+        "x in (y)",
+        "{a: b, **c, d: (e)}",
+        "{}",
+        "{a, *b, (c)}",
+    ]
+    for source in sources:
+        expr = cst.parse_expression(source)
+        got, want = _children_exprs(expr), reference(expr)
+        assert len(got) == len(want) and all(g is w for g, w in zip(got, want)), source

@@ -2618,14 +2618,20 @@ def _string_index(expr: cst.Subscript) -> str | None:
 
 
 def _children_exprs(expr) -> list:
+    """The operand expressions of a boolean operation, comparison, dict or set, in order (read
+    from the fields: libcst's ``children`` runs a visitor over the node)."""
+    kind = type(expr)
+    if kind is cst.BooleanOperation:
+        return [expr.left, expr.right]
+    if kind is cst.Comparison:
+        return [expr.left, *(target.comparator for target in expr.comparisons)]
     out = []
-    for child in expr.children:
-        if isinstance(child, cst.BaseExpression):
-            out.append(child)
-        elif isinstance(child, (cst.ComparisonTarget,)):
-            out.append(child.comparator)
-        elif isinstance(child, (cst.Element, cst.DictElement)):
-            out.extend(c for c in child.children if isinstance(c, cst.BaseExpression))
+    for element in expr.elements:
+        element_kind = type(element)
+        if element_kind is cst.DictElement:
+            out += (element.key, element.value)
+        elif element_kind is cst.Element or element_kind is cst.StarredElement:
+            out.append(element.value if element_kind is cst.Element else element)
     return out
 
 
