@@ -39,6 +39,7 @@ import itertools
 import re
 import symtable
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -257,7 +258,7 @@ class _Module:
             cls.methods.setdefault(inner.name, []).append(method)
             self.units.append(method)
             if inner.name == "__init__":
-                for node in ast.walk(inner):
+                for node in _statements(inner):
                     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                         targets = frozenset(_target_names(node))
                         if not targets:  # `x = ...`: binds no attribute, nothing to record
@@ -291,6 +292,24 @@ class _Module:
         if unit.kind == "class":
             return self.classes[unit.name]
         return [unit]
+
+
+def _statements(root: ast.AST) -> Iterator[ast.stmt]:
+    """The statements under ``root``, nested ones included (in nested functions and classes
+    too): what ``ast.walk`` yields of them, without visiting every expression node."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for name in _STATEMENT_LISTS:
+            block = getattr(node, name, None)
+            if block:
+                for child in block:
+                    if isinstance(child, ast.stmt):
+                        yield child
+                    stack.append(child)  # a statement, an except handler or a match case
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:

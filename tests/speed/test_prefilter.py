@@ -350,3 +350,45 @@ def test_reduced_text_is_valid_python_with_the_same_rows(path: Path) -> None:
         return
     ast.parse(plan.text)
     assert plan.text.count("\n") == text.count("\n")
+
+
+def test_statement_walk_yields_what_ast_walk_yields_of_statements() -> None:
+    """`_statements` replaces `ast.walk` where only statements matter (a class's `__init__`):
+    the same statements, nested blocks, handlers, match cases and nested definitions included."""
+    package = REPO_ROOT / "inplace_lint"
+    sources = [path.read_text(encoding="utf-8") for path in sorted(package.rglob("*.py"))]
+    sources.append(
+        textwrap.dedent(
+            """
+            def __init__(self, x):
+                try:
+                    self.a = 1
+                except* ValueError:
+                    self.b: int = 2
+                else:
+                    self.c += 3
+                finally:
+                    pass
+                match x:
+                    case 1:
+                        self.d = [y for y in x if (z := y)]
+                    case _:
+                        f = lambda: 0
+                class Inner:
+                    e = 4
+                    def g(self):
+                        async with a as b:
+                            for i in x:
+                                self.h = i
+                            else:
+                                while x:
+                                    self.k = 5
+            """
+        )
+    )
+    for source in sources:
+        tree = ast.parse(source)
+        want = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+        got = list(prefilter._statements(tree))
+        assert sorted(map(id, got)) == sorted(map(id, want))
+        assert len(got) == len(want)
