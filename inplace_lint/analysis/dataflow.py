@@ -18,6 +18,7 @@ What is modelled, in one place:
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -68,6 +69,9 @@ class FunctionSummary:
     """What callers in the same module need to know about a function."""
 
     param_writes: dict[int, Write] = field(default_factory=dict)  # param index -> its first write
+    # params whose grad flag the function turns off before writing them (`out.stop_gradient =
+    # True` in Paddle's sinusoidal-embedding initialisers): the caller's tensor is written so
+    grad_off_params: set[int] = field(default_factory=set)
     self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
@@ -439,8 +443,11 @@ class FunctionInterpreter:
             if configuration:
                 self.conditions.append(_code(self, stmt.test))
             try:
-                then = self.exec_block(_body(stmt), state.copy())
+                then = state.copy()
+                self._refine(stmt.test, then, True)
+                then = self.exec_block(_body(stmt), then)
                 other = state.copy()
+                self._refine(stmt.test, other, False)
                 if stmt.orelse is not None:
                     if isinstance(stmt.orelse, cst.If):
                         other = self.exec_stmt(stmt.orelse, other)
@@ -471,6 +478,30 @@ class FunctionInterpreter:
             return merge_states(branches + [state])
         # nested defs and classes are analysed on their own (or not at all)
         return state
+
+    def _refine(self, test, state: State, truth: bool) -> None:
+        """What a branch learns from its test: past `if x.requires_grad: return ...`, `x` does
+        not require grad (kornia runs `out=` kernels only there); inside `if not
+        x.stop_gradient:` (Paddle) it does. Through `not`, `and` (when true) and `or` (when
+        false)."""
+        kind = type(test)
+        if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
+            self._refine(test.expression, state, not truth)
+        elif kind is cst.BooleanOperation:
+            operator = type(test.operator)
+            if (operator is cst.And and truth) or (operator is cst.Or and not truth):
+                self._refine(test.left, state, truth)
+                self._refine(test.right, state, truth)
+        elif kind is cst.Attribute and test.attr.value in ("requires_grad", "stop_gradient"):
+            path = dotted_name(test.value)
+            value = state.env.get(path) if path else None
+            if not isinstance(value, TensorVal):
+                return
+            requires = truth if test.attr.value == "requires_grad" else not truth
+            if requires and value.requires_grad is None:
+                state.env[path] = replace(value, requires_grad=True)
+            elif not requires and value.requires_grad is not False:
+                state.env[path] = replace(value, requires_grad=False, leaf=False)
 
     def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
         entry = state
@@ -644,6 +675,12 @@ class FunctionInterpreter:
             return
         requires = flag is True if target.attr.value == "requires_grad" else flag is False
         state.env[path] = replace(base, requires_grad=requires, leaf=requires and base.known)
+        if base.storage in self.param_storages:
+            index = self.param_storages[base.storage]
+            if requires:
+                self.result.summary.grad_off_params.discard(index)
+            else:
+                self.result.summary.grad_off_params.add(index)
 
     def _drop_attribute_paths(self, prefix: str, state: State) -> None:
         dotted = prefix + "."
@@ -660,7 +697,9 @@ class FunctionInterpreter:
         augmented: bool,
     ) -> None:
         how = "aug-setitem" if augmented else "setitem"
-        if isinstance(base, TensorVal):
+        if isinstance(base, TensorVal) and _keyed_by_string(target):
+            self._not_a_tensor(target, state)  # `d["key"] = v`: a mapping, not a tensor
+        elif isinstance(base, TensorVal):
             full = _is_full_slice(target)
             tensor = base
             if not full and not base.via_data:
@@ -675,6 +714,12 @@ class FunctionInterpreter:
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
             self._numpy_write(base, state, node, target.value)
+
+    def _not_a_tensor(self, expr: cst.Subscript, state: State) -> None:
+        """A tensor cannot be indexed by a string (`TypeError`): the name indexed so is a mapping
+        (a `dict` of features, a `ModelOutput`), whatever the analysis assumed of it."""
+        if type(expr.value) is cst.Name and isinstance(state.env.get(expr.value.value), TensorVal):
+            state.env[expr.value.value] = UNKNOWN
 
     def _absorb(self, storage: object, value: Value, state: State) -> None:
         """After `x[i] = v`, everything aliasing x carries v's graph (and grad) too."""
@@ -783,6 +828,14 @@ class FunctionInterpreter:
             value = self.eval(expr.expression, state)
             if isinstance(value, ConstVal) and isinstance(expr.operator, cst.Not):
                 return ConstVal(not value.value)
+            if (
+                isinstance(value, ConstVal)
+                and type(value.value) in (int, float)
+                and isinstance(expr.operator, (cst.Minus, cst.Plus))
+            ):  # `-0.5`: a Python number (overload resolution tells pow.Tensor_Scalar by it)
+                return ConstVal(
+                    -value.value if isinstance(expr.operator, cst.Minus) else value.value
+                )
             if isinstance(value, TensorVal):
                 text = f"`{_code(self, expr.operator).strip()}{_operand_text(expr.expression)}`"
                 return self._fresh_from([value], expr, state, text)
@@ -972,6 +1025,9 @@ class FunctionInterpreter:
                     element.slice.value, (cst.List, cst.ListComp)
                 ):
                     advanced = True
+        if isinstance(base, TensorVal) and _keyed_by_string(expr):
+            self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
+            return UNKNOWN
         if isinstance(base, TensorVal) and base.nondiff_outputs and _int_index(expr) is not None:
             return output_at(
                 base, _int_index(expr) % 2 if _int_index(expr) < 0 else _int_index(expr)
@@ -1634,7 +1690,11 @@ class FunctionInterpreter:
         """Replay a callee's writes to its arguments (or its module's parameters) in this caller."""
         for index, inner in summary.param_writes.items():
             if index < len(positional) and isinstance(positional[index], TensorVal):
-                self._replay(inner, positional[index], call, state)
+                tensor = positional[index]
+                if index in summary.grad_off_params and inner.tensor.requires_grad is False:
+                    # the flag was off when the callee wrote it
+                    tensor = replace(tensor, requires_grad=False, leaf=False)
+                self._replay(inner, tensor, call, state)
         if module is not None and module.path != "self":
             for inner in summary.self_param_writes:
                 tensor = TensorVal(
@@ -2609,6 +2669,14 @@ def _int_index(expr: cst.Subscript) -> int | None:
     return None
 
 
+def _keyed_by_string(expr: cst.Subscript) -> bool:
+    """`d["key"]`, `d[f"layer_{i}"]`: a string key, which no tensor accepts."""
+    if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
+        return False
+    kind = type(expr.slice[0].slice.value)
+    return kind is cst.SimpleString or kind is cst.FormattedString or kind is cst.ConcatenatedString
+
+
 def _string_index(expr: cst.Subscript) -> str | None:
     if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
         value = expr.slice[0].slice.value
@@ -2653,10 +2721,54 @@ def _is_non_tensor_default(default) -> bool:
 
 
 def _non_tensor_annotation(param: cst.Param) -> bool:
+    """`x: int`, `features: dict[str, Tensor]`, `xs: Optional[List[Tensor]]`, `"Dict[str, Any]"`:
+    a parameter annotated as a Python scalar or container is not a tensor."""
     if param.annotation is None:
         return False
-    name = dotted_name(param.annotation.annotation) or ""
-    return name in ("int", "float", "bool", "str", "dict", "list", "tuple")
+    return _annotation_head(param.annotation.annotation) in _NON_TENSOR_TYPES
+
+
+def _annotation_head(node) -> str:
+    """The outer type an annotation names: `Dict` for `typing.Dict[str, T]`, `list` for
+    `Optional[list[T]]` (and `list[T] | None`), the head of a quoted annotation."""
+    for _ in range(8):
+        kind = type(node)
+        if kind is cst.SimpleString:
+            match = _QUOTED_HEAD.match(node.evaluated_value)
+            return match.group(1) if match else ""
+        if kind is cst.BinaryOperation and type(node.operator) is cst.BitOr:
+            if _is_none(node.right):
+                node = node.left
+                continue
+            if _is_none(node.left):
+                node = node.right
+                continue
+            return ""
+        if kind is cst.Subscript:
+            head = (dotted_name(node.value) or "").rsplit(".", 1)[-1]
+            if (
+                head == "Optional"
+                and len(node.slice) == 1
+                and type(node.slice[0].slice) is cst.Index
+            ):
+                node = node.slice[0].slice.value
+                continue
+            return head
+        return (dotted_name(node) or "").rsplit(".", 1)[-1]
+    return ""
+
+
+def _is_none(node) -> bool:
+    return type(node) is cst.Name and node.value == "None"
+
+
+_QUOTED_HEAD = re.compile(r"\s*(?:Optional\[\s*)?(?:typing\.)?(\w+)")
+_NON_TENSOR_TYPES = frozenset(
+    {"int", "float", "bool", "str", "bytes", "complex", "dict", "list", "tuple", "set"}
+    | {"frozenset", "Dict", "List", "Tuple", "Set", "FrozenSet", "Mapping", "MutableMapping"}
+    | {"Sequence", "MutableSequence", "Iterable", "Iterator", "Callable", "OrderedDict"}
+    | {"DefaultDict", "defaultdict"}
+)
 
 
 _AUG = {

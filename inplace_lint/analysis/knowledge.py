@@ -226,7 +226,9 @@ def _call_overloads(name: str) -> tuple[tuple[str, dict], ...]:
     table = _torch_overloads()
     names = [k for k in table if k == name or k.startswith(name + ".")]
     return tuple(
-        (k, table[k]) for k in names if "grad_inputs" in table[k] and not k.endswith("out")
+        (k, table[k])
+        for k in names
+        if ("grad_inputs" in table[k] or table[k].get("composite")) and not k.endswith("out")
     )
 
 
@@ -239,6 +241,10 @@ def resolve_overload(
     when it has room for the arguments and keywords and its tensor parameters sit exactly where the
     call passes tensors (`x ** 2` is pow.Tensor_Scalar, `torch.max(x, dim=1)` is max.dim). The saves
     of the fitting overloads replace the merged ones; with no fit the merged facts stand.
+    A composite overload (no formula of its own in derivatives.yaml: `torch.min(a, b)` is
+    min.other, which calls `minimum`) contributes no saves: what the ops it calls save is not in
+    the tables, and the merged facts of the other overloads (`min` of a whole tensor saves its
+    output) would be wrong for it.
     """
     if (
         fw != "torch"
