@@ -479,21 +479,38 @@ class FunctionInterpreter:
         # nested defs and classes are analysed on their own (or not at all)
         return state
 
-    def _refine(self, test, state: State, truth: bool) -> None:
+    def _refine(
+        self, test, state: State, truth: bool, names: dict[str, str] | None = None, depth: int = 0
+    ) -> None:
         """What a branch learns from its test: past `if x.requires_grad: return ...`, `x` does
         not require grad (kornia runs `out=` kernels only there); inside `if not
-        x.stop_gradient:` (Paddle) it does. Through `not`, `and` (when true) and `or` (when
-        false)."""
+        x.stop_gradient:` (Paddle) it does; where `torch.is_grad_enabled()` is false, grad mode
+        is off. Through `not`, `and` (when true), `or` (when false), and a local predicate
+        whose body is one `return` (`if _fast_path_ok(img1, img2):`), its parameters read as
+        the caller's arguments (``names``).
+
+        `not (torch.is_grad_enabled() and x.requires_grad)` (true) says grad is off or `x` does
+        not require grad: either way no op on `x` is recorded, which is what `x` not requiring
+        grad models."""
+        if depth > 8:
+            return
         kind = type(test)
         if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
-            self._refine(test.expression, state, not truth)
+            self._refine(test.expression, state, not truth, names, depth + 1)
         elif kind is cst.BooleanOperation:
             operator = type(test.operator)
             if (operator is cst.And and truth) or (operator is cst.Or and not truth):
-                self._refine(test.left, state, truth)
-                self._refine(test.right, state, truth)
+                self._refine(test.left, state, truth, names, depth + 1)
+                self._refine(test.right, state, truth, names, depth + 1)
+            elif operator is cst.And and not truth and self._is_grad_enabled_call(test.left):
+                self._refine(test.right, state, False, names, depth + 1)
         elif kind is cst.Attribute and test.attr.value in ("requires_grad", "stop_gradient"):
             path = dotted_name(test.value)
+            if path and names is not None:
+                head, _, rest = path.partition(".")
+                if head not in names:
+                    return
+                path = names[head] + ("." + rest if rest else "")
             value = state.env.get(path) if path else None
             if not isinstance(value, TensorVal):
                 return
@@ -502,6 +519,46 @@ class FunctionInterpreter:
                 state.env[path] = replace(value, requires_grad=True)
             elif not requires and value.requires_grad is not False:
                 state.env[path] = replace(value, requires_grad=False, leaf=False)
+        elif kind is cst.Call and self._is_grad_enabled_call(test):
+            if not truth:
+                state.grad_enabled = False
+                if not self.grad_explicit:
+                    # the mode this function inherited is off: nothing it ran was recorded
+                    state.saves = {}
+        elif kind is cst.Call and names is None and type(test.func) is cst.Name:
+            predicate = self._single_return(test.func.value)
+            if predicate is not None:
+                parameters, expr = predicate
+                arguments = [a for a in test.args if a.keyword is None and not a.star]
+                names = {
+                    p: dotted_name(a.value)
+                    for p, a in zip(parameters, arguments)
+                    if dotted_name(a.value)
+                }
+                self._refine(expr, state, truth, names, depth + 1)
+
+    def _is_grad_enabled_call(self, expr) -> bool:
+        return (
+            type(expr) is cst.Call
+            and not expr.args
+            and self.imports.resolve(expr.func)
+            in ("torch.is_grad_enabled", "paddle.is_grad_enabled")
+        )
+
+    def _single_return(self, name: str) -> tuple[list[str], cst.BaseExpression] | None:
+        """A module-level function whose body is one `return <expr>` (after a docstring): its
+        positional parameter names and the expression."""
+        info = self.flow.index.functions.get(name)
+        if info is None or info.cls is not None:
+            return None
+        body = [s for s in _body(info.node) if not _is_docstring(s)]
+        if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine:
+            return None
+        small = body[0].body
+        if len(small) != 1 or type(small[0]) is not cst.Return or small[0].value is None:
+            return None
+        params = info.node.params
+        return [p.name.value for p in (*params.posonly_params, *params.params)], small[0].value
 
     def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
         entry = state
@@ -2397,6 +2454,15 @@ def _unique_by_node(items: list) -> list:
 
 def _fully_reached(write: Write) -> bool:
     return all(s.op_id in write.confirmed for s in write.saves)
+
+
+def _is_docstring(stmt) -> bool:
+    return (
+        type(stmt) is cst.SimpleStatementLine
+        and len(stmt.body) == 1
+        and type(stmt.body[0]) is cst.Expr
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
 
 
 def _body(node) -> list:
