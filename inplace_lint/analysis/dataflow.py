@@ -380,7 +380,8 @@ class FunctionInterpreter:
             index += 1
             rg: bool | None = None
             if self.is_forward_like and param.default is None:
-                rg = True
+                # a forward's input comes from earlier layers; indices, masks and labels are data
+                rg = _DATA_ARGUMENT.fullmatch(name) is None
             if self.is_function_forward:
                 rg = False
             if index - 1 < len(self.entry) and self.entry[index - 1] is not None:
@@ -483,8 +484,8 @@ class FunctionInterpreter:
         self, test, state: State, truth: bool, names: dict[str, str] | None = None, depth: int = 0
     ) -> None:
         """What a branch learns from its test: past `if x.requires_grad: return ...`, `x` does
-        not require grad (kornia runs `out=` kernels only there); inside `if not
-        x.stop_gradient:` (Paddle) it does; where `torch.is_grad_enabled()` is false, grad mode
+        not require grad (kornia runs `out=` kernels only there), nor inside `if
+        x.stop_gradient:` (Paddle); where `torch.is_grad_enabled()` is false, grad mode
         is off. Through `not`, `and` (when true), `or` (when false), and a local predicate
         whose body is one `return` (`if _fast_path_ok(img1, img2):`), its parameters read as
         the caller's arguments (``names``).
@@ -515,9 +516,9 @@ class FunctionInterpreter:
             if not isinstance(value, TensorVal):
                 return
             requires = truth if test.attr.value == "requires_grad" else not truth
-            if requires and value.requires_grad is None:
-                state.env[path] = replace(value, requires_grad=True)
-            elif not requires and value.requires_grad is not False:
+            # Only the negative is kept: a branch where `x` requires grad would widen `x` to
+            # "requires grad" when the branches merge (a merge keeps what any path requires).
+            if not requires and value.requires_grad is not False:
                 state.env[path] = replace(value, requires_grad=False, leaf=False)
         elif kind is cst.Call and self._is_grad_enabled_call(test):
             if not truth:
@@ -2454,6 +2455,13 @@ def _unique_by_node(items: list) -> list:
 
 def _fully_reached(write: Write) -> bool:
     return all(s.op_id in write.confirmed for s in write.saves)
+
+
+# Forward arguments named as integer or boolean data (`edge_index`, `input_ids`, `attention_mask`,
+# `labels`): tensors that do not require grad, not activations from earlier layers.
+_DATA_ARGUMENT = re.compile(
+    r"(?:\w+_)?(?:index|indices|idx|ids|mask|masks|labels?|targets?|lengths?|lens|batch)"
+)
 
 
 def _is_docstring(stmt) -> bool:
