@@ -564,10 +564,12 @@ class FunctionInterpreter:
     def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
         entry = state
         current = state.copy()
-        for _ in range(MAX_LOOP_PASSES):
+        for loop_pass in range(MAX_LOOP_PASSES):
             body_state = current.copy()
             if isinstance(stmt, cst.For):
                 item = self._iteration_value(self.eval(stmt.iter, body_state), stmt.iter)
+                if loop_pass:
+                    item = _next_element(item)
                 self.bind(stmt.target, item, body_state, stmt)
             else:
                 self.eval(stmt.test, body_state)
@@ -912,6 +914,10 @@ class FunctionInterpreter:
             return self._either(a, b, state)
         if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
+            if kind is cst.BooleanOperation:
+                decided = _short_circuit(type(expr.operator) is cst.And, values)
+                if decided is not None:
+                    return decided
             identity = _identity_test(expr, values)
             if identity is not None:
                 return identity
@@ -1004,6 +1010,11 @@ class FunctionInterpreter:
         path = dotted_name(expr)
         if path is not None and path in state.env:
             return state.env[path]
+        if path == "self.training" and self.cls is not None and self._is_module_class():
+            # Backward runs in training mode: the eval-mode paths of a module (`if not
+            # self.training: x += bias`, VAE's `std.add_(mu)` at inference) are not where a
+            # saved tensor meets its backward
+            return ConstVal(True)
         qual = self.imports.resolve(expr)
         if qual is not None:
             return FrameworkRef(qual)
@@ -1062,6 +1073,11 @@ class FunctionInterpreter:
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
             if facts is not None and not getattr(facts, "has_parameters", False):
                 return UNKNOWN
+            if module.local_class and not self._inherits_layer_with_parameters(module.local_class):
+                # `self.weight` that `__init__` does not make, in a class that does not extend a
+                # layer with one (`nn.Linear`): a metric state (torchmetrics' `add_state`), a
+                # base class's attribute: not known to be a parameter
+                return UNKNOWN
             producer = f"the parameter `{path or attr}`"
             return _module_tensor(module, module.params_storage_key, producer)
         if attr in ("running_mean", "running_var", "_mean", "_variance"):
@@ -1072,6 +1088,27 @@ class FunctionInterpreter:
                 producer=f"the buffer `{path or attr}`",
             )
         return UNKNOWN
+
+    def _is_module_class(self) -> bool:
+        return self.cls is not None and (
+            self.cls.module_fw is not None or self.cls.looks_like_module
+        )
+
+    def _inherits_layer_with_parameters(self, class_name: str) -> bool:
+        """The class extends, through local classes, a framework layer other than the plain
+        containers (`class MyConv(nn.Conv2d)`), whose `weight` and `bias` are parameters."""
+        seen: set[str] = set()
+        todo = [class_name]
+        while todo:
+            cls = self.index.classes.get(todo.pop())
+            if cls is None or cls.name in seen:
+                continue
+            seen.add(cls.name)
+            for base in cls.base_names:
+                if base.startswith(("torch.nn.", "paddle.nn.")) and base not in _CONTAINER_BASES:
+                    return True
+                todo.append(base)
+        return False
 
     def eval_subscript(self, expr: cst.Subscript, state: State) -> Value:
         base = self.eval(expr.value, state)
@@ -1416,6 +1453,9 @@ class FunctionInterpreter:
             self.record_write(
                 state, tensor, "set_value", call, receiver_expr, bumps=False, op_text=op_text
             )
+            return UNKNOWN
+        if method in _PYTHON_VALUE_METHODS:
+            self._args(call, state)  # `x.sum().item()`, `x.size(0)`: a Python value, no graph
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
@@ -2051,7 +2091,12 @@ class FunctionInterpreter:
         if tensor is None:
             return Unknown(lineage_of(left) | lineage_of(right))
         facts = kb.binary_operator(tensor.fw, op, augmented=False)
-        facts = kb.resolve_overload(tensor.fw, facts, _kinds([left, right]), frozenset())
+        if tensor.fw == "torch" and op in ("/", "//", "%") and isinstance(left, ConstVal):
+            # `5000. / q` is `q.__rtruediv__(5000.)`, i.e. `q.reciprocal() * 5000.` (torch/_tensor.py):
+            # the reciprocal saves its own output, an intermediate; `q` is not saved
+            facts = None
+        else:
+            facts = kb.resolve_overload(tensor.fw, facts, _kinds([left, right]), frozenset())
         if tensor.fw == "paddle" and not (
             isinstance(left, TensorVal) and isinstance(right, TensorVal)
         ):
@@ -2079,9 +2124,17 @@ class FunctionInterpreter:
         fw = qual.split(".")[0]
         children: tuple[ModuleVal, ...] = ()
         if facts is not None and getattr(facts, "container", False):
-            children = tuple(
-                v for v in _flatten(SeqVal(tuple(positional))) if isinstance(v, ModuleVal)
-            )
+            items = list(_flatten(SeqVal(tuple(positional))))
+            if any(isinstance(v, ModuleVal) for v in items):
+                # A child the analysis does not know (`spectral_norm(nn.Conv2d(...))`, an
+                # imported block) stays in the chain as an opaque module: the activation after
+                # it works on its output, not on the container's input.
+                children = tuple(
+                    v
+                    if isinstance(v, ModuleVal)
+                    else ModuleVal("<unknown>", fw=fw, uid=f"m{new_id()}")
+                    for v in items
+                )
             self._check_adjacency(children)
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
@@ -2268,9 +2321,15 @@ class FunctionInterpreter:
         if not certain_saves and how != "helper" and tensor.storage not in self.violated:
             # Clean inside the callee; each caller replays it against what it saved.
             if tensor.storage in self.param_storages:
-                self.result.summary.param_writes.setdefault(
-                    self.param_storages[tensor.storage], write
-                )
+                index = self.param_storages[tensor.storage]
+                self.result.summary.param_writes.setdefault(index, write)
+                if (
+                    tensor.requires_grad is False
+                    and self.param_entry_rg.get(tensor.storage) is not False
+                    and not tensor.via_data
+                ):
+                    # written through an alias that does not require grad (`p.detach().uniform_()`)
+                    self.result.summary.grad_off_params.add(index)
             elif tensor.parameter and path and path.startswith("self."):
                 self.result.summary.self_param_writes.append(write)
         if bumps and write.saves:
@@ -2456,6 +2515,18 @@ def _unique_by_node(items: list) -> list:
 def _fully_reached(write: Write) -> bool:
     return all(s.op_id in write.confirmed for s in write.saves)
 
+
+_CONTAINER_BASES = frozenset(
+    {"torch.nn.Module", "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict"}
+    | {"paddle.nn.Layer", "paddle.nn.Sequential", "paddle.nn.LayerList", "paddle.nn.LayerDict"}
+)
+
+# Tensor methods that return a Python value (a number, a list, a size, a flag), never a tensor.
+_PYTHON_VALUE_METHODS = frozenset(
+    {"item", "tolist", "size", "dim", "ndimension", "numel", "nelement", "element_size"}
+    | {"is_contiguous", "is_floating_point", "is_complex", "data_ptr", "stride", "get_device"}
+    | {"storage_offset", "equal", "__len__"}
+)
 
 # Forward arguments named as integer or boolean data (`edge_index`, `input_ids`, `attention_mask`,
 # `labels`): tensors that do not require grad, not activations from earlier layers.
@@ -2744,11 +2815,19 @@ def _int_index(expr: cst.Subscript) -> int | None:
 
 
 def _keyed_by_string(expr: cst.Subscript) -> bool:
-    """`d["key"]`, `d[f"layer_{i}"]`: a string key, which no tensor accepts."""
-    if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
-        return False
-    kind = type(expr.slice[0].slice.value)
-    return kind is cst.SimpleString or kind is cst.FormattedString or kind is cst.ConcatenatedString
+    """`d["key"]`, `d[f"layer_{i}"]`, `td["next", "reward"]`, `td[(key, "prompt")]`: a string in
+    the key, which no tensor accepts (a dict, a ModelOutput, a TensorDict's nested key)."""
+    for element in expr.slice:
+        if type(element.slice) is not cst.Index:
+            continue
+        value = element.slice.value
+        parts = [e.value for e in value.elements] if type(value) is cst.Tuple else [value]
+        if any(type(p) in _STRING_NODES for p in parts):
+            return True
+    return False
+
+
+_STRING_NODES = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
 def _string_index(expr: cst.Subscript) -> str | None:
@@ -2756,6 +2835,34 @@ def _string_index(expr: cst.Subscript) -> str | None:
         value = expr.slice[0].slice.value
         if isinstance(value, cst.SimpleString):
             return value.evaluated_value
+    return None
+
+
+def _next_element(item: Value) -> Value:
+    """The item of a later iteration over a list: another tensor than the first pass's (the
+    gradients of `for g in grads:` are distinct objects), so what the first pass saved of its
+    item is not a save of this one. Views (`for row in x:`, `for q in x.split(n)`) and
+    parameters keep their storage: they are parts of one object."""
+    if isinstance(item, SeqVal):
+        return replace(item, items=tuple(_next_element(i) for i in item.items))
+    if (
+        isinstance(item, TensorVal)
+        and type(item.storage) is int
+        and item.view is None
+        and not item.parameter
+    ):
+        return replace(item, storage=new_id())
+    return item
+
+
+def _short_circuit(conjunction: bool, values: list) -> ConstVal | None:
+    """`a and b` with a literal False operand is False (`or`: a literal True is True); when
+    every operand is a literal, its truth. Otherwise None (not known)."""
+    flags = [v.value for v in values if isinstance(v, ConstVal) and isinstance(v.value, bool)]
+    if (conjunction and False in flags) or (not conjunction and True in flags):
+        return ConstVal(not conjunction)
+    if len(flags) == len(values):
+        return ConstVal(all(flags) if conjunction else any(flags))
     return None
 
 

@@ -245,11 +245,15 @@ def merge_states(states: list[State]) -> State:
         if isinstance(merged, TensorVal):
             storages = {v.storage for v in vals if isinstance(v, TensorVal)}
             if len(storages) > 1:
-                # Different objects on different paths: a fresh group that carries every save.
+                # Different objects on different paths: a fresh group that carries every save
+                # each path made of its own object (`if c: a = torch.clamp(a)` saves the old
+                # `a` on the path where the name moves on to the clamp's output: not a save of
+                # what `a` names after the merge).
                 merged = replace(merged, storage=new_id())
-                for storage in storages:
-                    for save in out.saves.get(storage, ()):
-                        out.add_save(merged.storage, save)
+                for path_state, value in zip(live, vals):
+                    if isinstance(value, TensorVal):
+                        for save in path_state.saves.get(value.storage, ()):
+                            out.add_save(merged.storage, save)
         out.env[key] = merged
     return out
 
