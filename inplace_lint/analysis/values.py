@@ -245,17 +245,26 @@ def merge_states(states: list[State]) -> State:
         if isinstance(merged, TensorVal):
             storages = {v.storage for v in vals if isinstance(v, TensorVal)}
             if len(storages) > 1:
-                # Different objects on different paths: a fresh group that carries every save
-                # each path made of its own object (`if c: a = torch.clamp(a)` saves the old
-                # `a` on the path where the name moves on to the clamp's output: not a save of
-                # what `a` names after the merge).
+                # Different objects on different paths: a fresh group that carries every save,
+                # except a save made on a path where the name then moved on to that very op's
+                # output (`if c: a = torch.clamp(a)` saves the old `a`; after the merge `a` is
+                # the old tensor only on the path where the clamp did not run).
                 merged = replace(merged, storage=new_id())
-                for path_state, value in zip(live, vals):
-                    if isinstance(value, TensorVal):
-                        for save in path_state.saves.get(value.storage, ()):
+                for storage in storages:
+                    for save in out.saves.get(storage, ()):
+                        if not _moved_past(save, storage, live, vals):
                             out.add_save(merged.storage, save)
         out.env[key] = merged
     return out
+
+
+def _moved_past(save, storage, live: list[State], vals: list) -> bool:
+    """Every path that holds ``save`` on ``storage`` binds the name to that op's output."""
+    holders = [value for state, value in zip(live, vals) if save in state.saves.get(storage, ())]
+    return bool(holders) and all(
+        isinstance(value, TensorVal) and value.storage != storage and save.op_id in value.lineage
+        for value in holders
+    )
 
 
 def _merge_values(vals: list[Value | None]) -> Value:
