@@ -8,6 +8,7 @@ from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
 from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules.ipl001_saved_tensor_modified import runs_without_grad
 
 
 class PaddleSavedTensorModified(Rule):
@@ -50,6 +51,8 @@ class PaddleSavedTensorModified(Rule):
         for write in analysis.writes:
             if write.fw != "paddle" or not write.bumps_version or write.conditional:
                 continue
+            if runs_without_grad(write):
+                continue  # every caller runs it without grad: its ops saved nothing
             if (write.tensor.leaf or write.tensor.view_of_leaf) and write.effective_grad:
                 continue  # IPL011 raises first; a view of a leaf is IPL105 (no error at all)
             saves = [s for s in write.confirmed_saves() if s.what != "ctx attribute"]

@@ -7,6 +7,7 @@ from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules._messages import quote
 from inplace_lint.rules.base import Example, Rule
+from inplace_lint.rules.ipl001_saved_tensor_modified import runs_without_grad
 
 
 class DataWriteSaved(Rule):
@@ -46,6 +47,8 @@ class DataWriteSaved(Rule):
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
             if write.fw != "torch" or write.bumps_version or write.how == "numpy":
+                continue
+            if runs_without_grad(write):
                 continue
             if not (write.tensor.via_data or write.how in ("data-assign", "numpy-inline")):
                 continue

@@ -8,7 +8,11 @@ from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
 from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
-from inplace_lint.rules.ipl001_saved_tensor_modified import is_leaf_error, version_checked_saves
+from inplace_lint.rules.ipl001_saved_tensor_modified import (
+    is_leaf_error,
+    runs_without_grad,
+    version_checked_saves,
+)
 
 
 class ConditionalSavedTensorModified(Rule):
@@ -80,6 +84,8 @@ class ConditionalSavedTensorModified(Rule):
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
             if not write.conditional or not write.bumps_version or write.caller_state_update:
+                continue
+            if runs_without_grad(write):
                 continue
             if is_leaf_error(write):
                 continue
