@@ -1547,6 +1547,17 @@ class FunctionInterpreter:
             "requires_grad_",
         ):
             self._args(call, state)
+            if method == "requires_grad_":
+                flag = _literal(call.args[0].value) if call.args else True
+                if isinstance(flag, bool) and flag is module.frozen:
+                    # `nn.Conv2d(...).requires_grad_(False)` (yolov5's fused conv): its
+                    # parameters are no longer leaves that require grad
+                    module = replace(module, frozen=not flag)
+                    path = (
+                        dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
+                    )
+                    if path and isinstance(state.env.get(path), ModuleVal):
+                        state.env[path] = module
             return module
         if module.local_class:
             key = f"{module.local_class}.{method}"
@@ -2711,11 +2722,12 @@ def _module_tensor(
 ) -> TensorVal:
     """A tensor ``module`` owns: a trainable parameter (a leaf, as `module.weight` reads it), or
     with ``parameter`` False a buffer."""
+    trainable = parameter and not module.frozen
     return TensorVal(
         fw=module.fw,
         storage=storage,
-        requires_grad=parameter,
-        leaf=parameter,
+        requires_grad=trainable,
+        leaf=trainable,
         parameter=parameter,
         param_of=module.path,
         producer=producer,

@@ -85,6 +85,7 @@ class ModuleVal:
     node: cst.CSTNode | None = None  # the constructor call
     has_parameters: bool = True
     uid: str = ""  # identity of the instance, stable however it is renamed or passed around
+    frozen: bool = False  # `.requires_grad_(False)` was called: its parameters do not require grad
 
     @property
     def key_root(self) -> str:
