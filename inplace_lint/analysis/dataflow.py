@@ -36,6 +36,7 @@ from inplace_lint.analysis.imports import dotted_name
 from inplace_lint.analysis.index import ClassInfo, FunctionInfo, ModuleIndex
 from inplace_lint.analysis.snippets import snippet
 from inplace_lint.analysis.values import (
+    PARAMETER_LOOP_PRODUCER,
     UNKNOWN,
     ArrayVal,
     ConstVal,
@@ -1394,6 +1395,14 @@ class FunctionInterpreter:
         if method in ("parameters", "named_parameters") and name:
             self._args(call, state)
             return ParamsVal(name, named=method == "named_parameters", fw=self.fw)
+        if method == "requires_grad_" and call.args and _literal(call.args[0].value) is False:
+            # `build_model(...).requires_grad_(False)` (StyleGAN's G, D): a module whose class is
+            # not known, with frozen parameters (a tensor's `requires_grad_` is handled above)
+            self._args(call, state)
+            module = ModuleVal(name or "<module>", fw=self.fw, uid=f"m{new_id()}", frozen=True)
+            if name and not isinstance(state.env.get(name), (TensorVal, ModuleVal)):
+                state.env[name] = module
+            return module
         if self.ctx_name and name == self.ctx_name:
             positional, _ = self._args(call, state)
             if method == "save_for_backward":
@@ -1499,7 +1508,11 @@ class FunctionInterpreter:
         if method in ("parameters", "named_parameters"):
             self._args(call, state)
             return ParamsVal(
-                module.key_root, named=method == "named_parameters", fw=module.fw, label=module.path
+                module.key_root,
+                named=method == "named_parameters",
+                fw=module.fw,
+                label=module.path,
+                frozen=module.frozen,
             )
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state)
@@ -2249,11 +2262,11 @@ class FunctionInterpreter:
             param = TensorVal(
                 fw=iterable.fw,
                 storage=f"params:{iterable.module}",
-                requires_grad=True,
-                leaf=True,
+                requires_grad=not iterable.frozen,
+                leaf=not iterable.frozen,
                 parameter=True,
                 param_of=iterable.label or iterable.module,
-                producer="a parameter",
+                producer=PARAMETER_LOOP_PRODUCER,
             )
             if iterable.named:
                 return SeqVal((UNKNOWN, param))

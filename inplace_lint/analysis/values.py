@@ -111,6 +111,12 @@ class ParamsVal:
     named: bool = False
     fw: str = "torch"
     label: str | None = None  # how the code names the module
+    frozen: bool = False  # the module's parameters were frozen with `requires_grad_(False)`
+
+
+# The producer of the tensors a loop over `model.parameters()` binds: a write to one of them is a
+# parameter update (an optimizer or EMA step), the module frozen or not.
+PARAMETER_LOOP_PRODUCER = "a parameter"
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from inplace_lint.analysis.events import Write
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
+from inplace_lint.analysis.values import PARAMETER_LOOP_PRODUCER
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
 from inplace_lint.rules._messages import VERSION_ERROR, quote
@@ -30,7 +31,8 @@ def is_leaf_error(write: Write) -> bool:
 def is_parameter_update(write: Write) -> bool:
     return write.how == "optimizer" or (
         write.tensor.parameter
-        and write.tensor.requires_grad is True
+        # a loop over a frozen module's parameters (an EMA teacher) updates parameters too
+        and (write.tensor.requires_grad is True or write.tensor.producer == PARAMETER_LOOP_PRODUCER)
         and all(
             s.what.startswith(("parameter", "parameters")) for s in version_checked_saves(write)
         )
