@@ -2865,11 +2865,14 @@ def _string_index(expr: cst.Subscript) -> str | None:
 
 def _next_element(item: Value) -> Value:
     """The item of a later iteration over a list: another tensor than the first pass's (the
-    gradients of `for g in grads:` are distinct objects), so what the first pass saved of its
-    item is not a save of this one. Views (`for row in x:`, `for q in x.split(n)`) and
+    gradients of `for g in grads:` are distinct objects, and so are the blocks of a ModuleList),
+    so what the first pass saved of its item is not a save of this one. Views (`for row in x:`, `for q in x.split(n)`) and
     parameters keep their storage: they are parts of one object."""
     if isinstance(item, SeqVal):
         return replace(item, items=tuple(_next_element(i) for i in item.items))
+    if isinstance(item, ModuleVal) and item.uid:
+        # `for block in self.blocks:` (an nn.ModuleList): the next block has its own parameters
+        return replace(item, uid=f"m{new_id()}")
     if (
         isinstance(item, TensorVal)
         and type(item.storage) is int
