@@ -1468,6 +1468,9 @@ class FunctionInterpreter:
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
+        if method in ("type_as", "to") and any(isinstance(p, TensorVal) for p in positional):
+            # `x.type_as(y)`, `x.to(y)`: `y` gives a dtype and a device, no gradient path
+            positional = [UNKNOWN if isinstance(p, TensorVal) else p for p in positional]
         if facts is not None and facts.name.rstrip("_") == method.rstrip("_"):
             facts = kb.resolve_overload(
                 fw, facts, _kinds([tensor, *positional]), _keyword_names(call)
