@@ -1395,6 +1395,13 @@ class FunctionInterpreter:
         if method in ("parameters", "named_parameters") and name:
             self._args(call, state)
             return ParamsVal(name, named=method == "named_parameters", fw=self.fw)
+        if method in ("type_as", "to"):
+            positional, keywords = self._args(call, state)
+            args = [*positional, *keywords.values()]
+            if any(isinstance(a, TensorVal) for a in args):
+                # a conversion of what the receiver is: `y` in `x.type_as(y)` gives only a dtype
+                return receiver
+            return self._opaque_result([*args, receiver], call, state, "", known=False)
         if method == "requires_grad_" and call.args and _literal(call.args[0].value) is False:
             # `build_model(...).requires_grad_(False)` (StyleGAN's G, D): a module whose class is
             # not known, with frozen parameters (a tensor's `requires_grad_` is handled above)
