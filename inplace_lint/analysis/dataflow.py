@@ -70,8 +70,9 @@ class FunctionSummary:
     """What callers in the same module need to know about a function."""
 
     param_writes: dict[int, Write] = field(default_factory=dict)  # param index -> its first write
-    # params whose grad flag the function turns off before writing them (`out.stop_gradient =
-    # True` in Paddle's sinusoidal-embedding initialisers): the caller's tensor is written so
+    # params the function writes through something that does not require grad although the
+    # caller's tensor may (`p.detach().uniform_()`, or after `out.stop_gradient = True` in
+    # Paddle's sinusoidal-embedding initialisers): the caller's tensor is written so
     grad_off_params: set[int] = field(default_factory=set)
     self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
@@ -132,8 +133,7 @@ class ModuleDataflow:
             info = result.info
             if info.cls is None or info.key in called or info.node.name.value.startswith("__"):
                 continue
-            is_module = info.cls.module_fw is not None or info.cls.looks_like_module
-            if is_module and info.node.name.value in ("forward", "_forward_impl"):
+            if info.cls.is_module and info.node.name.value in ("forward", "_forward_impl"):
                 continue
             for write in result.writes:
                 if not write.confirmed_by_backward:
@@ -322,8 +322,11 @@ class FunctionInterpreter:
         cls = self.info.cls
         if cls is None:
             return False
-        is_module = cls.module_fw is not None or cls.looks_like_module
-        return is_module and self.info.node.name.value in ("forward", "__call__", "_forward_impl")
+        return cls.is_module and self.info.node.name.value in (
+            "forward",
+            "__call__",
+            "_forward_impl",
+        )
 
     def run(self) -> FunctionResult:
         state = State()
@@ -736,12 +739,6 @@ class FunctionInterpreter:
             return
         requires = flag is True if target.attr.value == "requires_grad" else flag is False
         state.env[path] = replace(base, requires_grad=requires, leaf=requires and base.known)
-        if base.storage in self.param_storages:
-            index = self.param_storages[base.storage]
-            if requires:
-                self.result.summary.grad_off_params.discard(index)
-            else:
-                self.result.summary.grad_off_params.add(index)
 
     def _drop_attribute_paths(self, prefix: str, state: State) -> None:
         dotted = prefix + "."
@@ -1011,7 +1008,7 @@ class FunctionInterpreter:
         path = dotted_name(expr)
         if path is not None and path in state.env:
             return state.env[path]
-        if path == "self.training" and self.cls is not None and self._is_module_class():
+        if path == "self.training" and self.cls is not None and self.cls.is_module:
             # Backward runs in training mode: the eval-mode paths of a module (`if not
             # self.training: x += bias`, VAE's `std.add_(mu)` at inference) are not where a
             # saved tensor meets its backward
@@ -1089,11 +1086,6 @@ class FunctionInterpreter:
                 producer=f"the buffer `{path or attr}`",
             )
         return UNKNOWN
-
-    def _is_module_class(self) -> bool:
-        return self.cls is not None and (
-            self.cls.module_fw is not None or self.cls.looks_like_module
-        )
 
     def _inherits_layer_with_parameters(self, class_name: str) -> bool:
         """The class extends, through local classes, a framework layer other than the plain
@@ -1395,12 +1387,11 @@ class FunctionInterpreter:
         if method in ("parameters", "named_parameters") and name:
             self._args(call, state)
             return ParamsVal(name, named=method == "named_parameters", fw=self.fw)
-        if method in ("type_as", "to"):
+        if method in _CONVERSION_METHODS:
             positional, keywords = self._args(call, state)
             args = [*positional, *keywords.values()]
             if any(isinstance(a, TensorVal) for a in args):
-                # a conversion of what the receiver is: `y` in `x.type_as(y)` gives only a dtype
-                return receiver
+                return receiver  # a conversion of what the receiver is
             return self._opaque_result([*args, receiver], call, state, "", known=False)
         if method == "requires_grad_" and call.args and _literal(call.args[0].value) is False:
             # `build_model(...).requires_grad_(False)` (StyleGAN's G, D): a module whose class is
@@ -1475,8 +1466,7 @@ class FunctionInterpreter:
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
-        if method in ("type_as", "to") and any(isinstance(p, TensorVal) for p in positional):
-            # `x.type_as(y)`, `x.to(y)`: `y` gives a dtype and a device, no gradient path
+        if method in _CONVERSION_METHODS and any(isinstance(p, TensorVal) for p in positional):
             positional = [UNKNOWN if isinstance(p, TensorVal) else p for p in positional]
         if facts is not None and facts.name.rstrip("_") == method.rstrip("_"):
             facts = kb.resolve_overload(
@@ -2554,6 +2544,9 @@ _CONTAINER_BASES = frozenset(
     {"torch.nn.Module", "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict"}
     | {"paddle.nn.Layer", "paddle.nn.Sequential", "paddle.nn.LayerList", "paddle.nn.LayerDict"}
 )
+
+# `x.type_as(y)`, `x.to(y)`: a tensor argument gives only a dtype and a device, no gradient path.
+_CONVERSION_METHODS = frozenset({"type_as", "to"})
 
 # Tensor methods that return a Python value (a number, a list, a size, a flag), never a tensor.
 _PYTHON_VALUE_METHODS = frozenset(

@@ -32,6 +32,11 @@ class ClassInfo:
     autograd_function_fw: str | None = None
     looks_like_module: bool = False  # has a forward method though its base is unknown
 
+    @property
+    def is_module(self) -> bool:
+        """An nn.Module / Layer subclass, or a class that looks like one."""
+        return self.module_fw is not None or self.looks_like_module
+
 
 @dataclass
 class FunctionInfo:
