@@ -1633,7 +1633,12 @@ class FunctionInterpreter:
                     for what in facts.saved_attributes or ():
                         state.add_save(
                             owner.params_storage_key,
-                            Save(_unquote(op_text), call, op_id, f"parameter `{what}`"),
+                            Save(
+                                _unquote(op_text),
+                                call,
+                                op_id,
+                                f"parameters `{what}`" if "*" in what else f"parameter `{what}`",
+                            ),
                         )
                     for buffer in facts.inplace_buffers or ():
                         state.add_save(
@@ -1642,6 +1647,8 @@ class FunctionInterpreter:
                         )
                 if isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
+                elif isinstance(result, SeqVal):
+                    result = _requiring_grad(result)
             return result
         # a local or unknown module: its parameters take part; its own saves are opaque
         args = positional + list(keywords.values())
@@ -1966,7 +1973,7 @@ class FunctionInterpreter:
         for value in list(bound.values()) + positional:
             lineage |= lineage_of(value)
             if isinstance(value, SeqVal):
-                tensors.extend(i for i in value.items if isinstance(i, TensorVal))
+                tensors.extend(i for i in _flatten(value) if isinstance(i, TensorVal))
 
         # out=
         out_value = keywords.get("out")
@@ -2004,6 +2011,13 @@ class FunctionInterpreter:
         if may_record:
             for param, condition in facts.saves.items():
                 value = bound.get(param)
+                if isinstance(value, SeqVal):  # a state tuple (`lstm(x, (h0, c0))`): each part
+                    for part in _flatten(value):
+                        if isinstance(part, TensorVal):
+                            state.add_save(
+                                part.storage, Save(_unquote(op_text), node, op_id, "input", certain)
+                            )
+                    continue
                 if not isinstance(value, TensorVal):
                     continue
                 if facts.inplace_param == param and facts.inplace_saves_clone:
@@ -2080,6 +2094,8 @@ class FunctionInterpreter:
             )
         if facts.saves_output and may_record and isinstance(result, TensorVal):
             state.add_save(result.storage, Save(_unquote(op_text), node, op_id, "output", certain))
+        if facts.result is not None and isinstance(result, TensorVal):
+            return _tuple_result(facts.result, result)
         return result
 
     def _view_of(
@@ -2774,9 +2790,23 @@ def _first_arg(call: cst.Call):
 
 
 def _last_op_id(value: Value) -> int | None:
-    if isinstance(value, TensorVal) and value.lineage:
+    if isinstance(value, (TensorVal, SeqVal)) and value.lineage:
         return max(value.lineage)
     return None
+
+
+def _tuple_result(shape: tuple, first: TensorVal, *, first_slot: bool = True) -> SeqVal:
+    """The tuple an op returns (`out, (h, c) = lstm(x)`): ``first`` in the first slot, fresh
+    tensors of the same grad and lineage elsewhere."""
+    items: list[Value] = []
+    for slot in shape:
+        if isinstance(slot, tuple):
+            items.append(_tuple_result(slot, first, first_slot=first_slot and not items))
+        elif first_slot and not items:
+            items.append(first)
+        else:
+            items.append(replace(first, storage=new_id()))
+    return SeqVal(tuple(items), lineage=first.lineage)
 
 
 def output_at(value: TensorVal, index: int) -> TensorVal:
@@ -2793,6 +2823,18 @@ def output_at(value: TensorVal, index: int) -> TensorVal:
             view_of_leaf=False,
         )
     return replace(value, nondiff_outputs=())
+
+
+def _requiring_grad(value: SeqVal) -> SeqVal:
+    items = tuple(
+        _requiring_grad(i)
+        if isinstance(i, SeqVal)
+        else replace(i, requires_grad=True)
+        if isinstance(i, TensorVal)
+        else i
+        for i in value.items
+    )
+    return SeqVal(items, value.lineage)
 
 
 def _unpack(value: Value, count: int) -> list[Value]:

@@ -41,6 +41,9 @@ class OpFacts:
     differentiable: bool = True  # False: result never requires grad (argmax, comparisons, ...)
     nondiff_outputs: tuple[int, ...] = ()  # outputs that never require grad (indices of topk, ...)
     returns_tensor: bool = True
+    # a tuple of tensors (`out, (h, c) = lstm(x)`): its nesting, as names of the outputs; the first
+    # one is the output `saves_output` speaks of, the others are fresh tensors nothing saves
+    result: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -57,9 +60,9 @@ class ModuleFacts:
     has_parameters: bool = False  # weight/bias are leaves that require grad
     # buffers written in place by a training-mode call, and saved by it (BatchNorm running stats)
     inplace_buffers: tuple[str, ...] = ()
-    saved_attributes: tuple[
-        str, ...
-    ] = ()  # module attributes (tensors) the call saves, e.g. "weight"
+    # module attributes (tensors) the call saves, e.g. "weight"; a pattern ("weight*") for those
+    # whose names depend on the constructor (nn.LSTM's weight_ih_l0, weight_hh_l1_reverse ...)
+    saved_attributes: tuple[str, ...] = ()
     container: bool = False  # nn.Sequential / ModuleList: analysed by adjacency, not as one op
 
 

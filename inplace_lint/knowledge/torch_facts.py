@@ -360,7 +360,9 @@ def is_torch_inplace_method(name: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _module(qualname: str, settings: tuple[tuple[str, Any], ...]) -> ModuleFacts | None:
+def _module(
+    qualname: str, settings: tuple[tuple[str, Any], ...], unknown: frozenset[str] = frozenset()
+) -> ModuleFacts | None:
     entry = _surface()["modules"].get(qualname)
     if entry is None:
         return None
@@ -376,7 +378,28 @@ def _module(qualname: str, settings: tuple[tuple[str, Any], ...]) -> ModuleFacts
 
     if "call" not in entry:
         call = _explicit_facts(qualname, inputs, entry)
-        return ModuleFacts(name=qualname, call=call, has_parameters=bool(parameters))
+        # saves that hold only for some constructor values (nn.LSTM saves its input only when it
+        # is not batch-first); a value the code does not spell out as a literal fails the test
+        saves = {
+            name: cond
+            for name, cond in call.saves.items()
+            if _holds(entry.get("saves_only_if", {}).get(name, {}), values, unknown)
+        }
+        saves_output = call.saves_output and _holds(
+            entry.get("saves_output_only_if", {}), values, unknown
+        )
+        result = _nested(entry["result"]) if "result" in entry else None
+        call = replace(call, saves=saves, saves_output=saves_output, result=result)
+        return ModuleFacts(
+            name=qualname,
+            call=call,
+            has_parameters=bool(parameters),
+            saved_attributes=tuple(
+                a
+                for a in entry.get("saved_attributes", ())
+                if _holds(entry.get("saves_only_if", {}).get(a, {}), values, unknown)
+            ),
+        )
     inplace = "inplace" in entry.get("pass", ()) and values.get("inplace") is True
     functional = torch_function(entry["call"], inplace=inplace)
     if functional is None:
@@ -409,6 +432,18 @@ def _present(flags_by_attr: Mapping[str, list[str]], values: Mapping[str, Any]) 
 
 def _matches(conditions: Mapping[str, list[Any]], values: Mapping[str, Any]) -> bool:
     return any(_plain(values.get(k)) in [_plain(v) for v in vs] for k, vs in conditions.items())
+
+
+def _holds(conditions: Mapping[str, list[Any]], values: Mapping[str, Any], unknown) -> bool:
+    """Every constructor value named is one of those listed (and written as a literal)."""
+    return all(
+        k not in unknown and _plain(values.get(k)) in [_plain(v) for v in vs]
+        for k, vs in conditions.items()
+    )
+
+
+def _nested(names: list[Any]) -> tuple:
+    return tuple(_nested(n) if isinstance(n, list) else n for n in names)
 
 
 def _plain(value: Any) -> Any:
@@ -467,12 +502,10 @@ def torch_module(qualname: str, keywords: Mapping[Any, object]) -> ModuleFacts |
     entry = _surface()["modules"].get(qualname)
     if entry is None:
         return None
-    settings = {
-        name: _hashable(value)
-        for name, value in named_keywords(keywords, entry.get("init", [])).items()
-        if _is_literal(value)
-    }
-    return _module(qualname, tuple(sorted(settings.items())))
+    named = named_keywords(keywords, entry.get("init", []))
+    settings = {name: _hashable(value) for name, value in named.items() if _is_literal(value)}
+    unknown = frozenset(name for name, value in named.items() if not _is_literal(value))
+    return _module(qualname, tuple(sorted(settings.items())), unknown)
 
 
 def module_init_params(qualname: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ input's version.
 
 from __future__ import annotations
 
+import fnmatch
 import inspect
 import json
 import operator
@@ -70,15 +71,27 @@ def T64(*shape: int) -> Factory:
     return make
 
 
+def TS(*shapes: tuple[int, ...]) -> Factory:
+    """A tuple of T tensors: a recurrent state such as LSTM's ``(h_0, c_0)``."""
+    parts = [T(*shape) for shape in shapes]
+
+    def make(requires_grad: bool) -> Any:
+        return tuple(part(requires_grad) for part in parts)
+
+    make.__qualname__ = "T.tuple"  # requires grad like a T tensor
+    return make
+
+
 def C(factory: Callable[[], Any]) -> Factory:
     """A tensor that never requires grad: indices, masks, targets, buffers."""
     return lambda requires_grad: factory()
 
 
 def outputs(result: Any) -> list[Any]:
+    """The tensors of a result, nested tuples flattened in order (`out, (h, c)`)."""
     if isinstance(result, torch.Tensor):
         return [result]
-    return [r for r in result if isinstance(r, torch.Tensor)]
+    return [t for r in result if isinstance(r, (torch.Tensor, tuple)) for t in outputs(r)]
 
 
 def write(t: Any) -> None:
@@ -86,17 +99,31 @@ def write(t: Any) -> None:
         t.copy_(t.detach().clone())
 
 
-def breaks_backward(make: Callable[[], Env], call: Callable[[Env], Any], target: str | int) -> bool:
-    """True if writing ``target`` (an env name, or an output index) after ``call`` breaks backward."""
+def breaks_backward(
+    make: Callable[[], Env],
+    call: Callable[[Env], Any],
+    target: str | int | tuple[str, int],
+    all_outputs: bool = False,
+) -> bool:
+    """True if writing ``target`` (an env name, an output index, or (name, i): part i of a tuple
+    argument) after ``call`` breaks backward (through the first output requiring grad, or with
+    ``all_outputs`` through all of them)."""
     env = make()
     result = call(env)
-    source = next((r for r in outputs(result) if r.requires_grad), None)
-    assert source is not None, "the call recorded no backward node"
-    write(outputs(result)[target] if isinstance(target, int) else env[target])
+    requiring = [r for r in outputs(result) if r.requires_grad]
+    assert requiring, "the call recorded no backward node"
+    if isinstance(target, int):
+        write(outputs(result)[target])
+    elif isinstance(target, tuple):
+        write(env[target[0]][target[1]])
+    else:
+        write(env[target])
     try:
-        source.float().sum().backward()
+        sum(r.float().sum() for r in (requiring if all_outputs else requiring[:1])).backward()
     except RuntimeError as e:
-        if VERSION_ERROR in str(e):
+        # a write to the base of views an op unbound (GRU's input when it requires grad) fails
+        # backward with the multi-view error instead: a RuntimeError at backward all the same
+        if VERSION_ERROR in str(e) or MULTI_VIEW_ERROR in str(e):
             return True
         raise
     return False
@@ -1262,6 +1289,28 @@ MODULE_CASES = [
         "torch.nn.RNNCell", {"0": 5, "1": 6, "nonlinearity": "relu"}, {"input": M, "hx": T(4, 6)}
     ),
     ModuleCase("torch.nn.GRUCell", {"0": 5, "1": 6}, {"input": M, "hx": T(4, 6)}),
+    ModuleCase("torch.nn.LSTMCell", {"0": 5, "1": 6}, {"input": M, "hx": TS((4, 6), (4, 6))}),
+    *[
+        ModuleCase(f"torch.nn.{name}", {"0": 5, "1": 6} | kw, {"input": x, "hx": hx})
+        for name in ("RNN", "GRU", "LSTM")
+        for kw, x, layers in (
+            ({}, T(3, 4, 5), 1),
+            ({"batch_first": True}, T(4, 3, 5), 1),
+            ({"bidirectional": True}, T(3, 4, 5), 2),
+            ({"2": 2}, T(3, 4, 5), 2),  # two layers, positionally
+        )
+        for hx in [TS((layers, 4, 6), (layers, 4, 6)) if name == "LSTM" else T(layers, 4, 6)]
+    ],
+    ModuleCase(
+        "torch.nn.RNN",
+        {"0": 5, "1": 6, "nonlinearity": "relu"},
+        {"input": T(3, 4, 5), "hx": T(1, 4, 6)},
+    ),
+    ModuleCase(
+        "torch.nn.LSTM",
+        {"0": 5, "1": 6, "proj_size": 3},
+        {"input": T(3, 4, 5), "hx": TS((1, 4, 3), (1, 4, 6))},
+    ),
     _mod("Conv1d", X3, 3, 4, 3),
     _mod("Conv2d", X4, 3, 4, 3),
     _mod("Conv2d", X4, 3, 4, 3, bias=False),
@@ -1382,6 +1431,7 @@ def test_module(case: ModuleCase) -> None:
     assert call.params == tuple(case.inputs)
     grad_inputs = [k for k, f in case.inputs.items() if f.__qualname__.startswith("T.")]
     problems = []
+    tuple_result = call.result is not None
     # With the input requiring grad (and without: parameters alone record the node).
     for requiring in ([set(grad_inputs)] if grad_inputs else []) + (
         [set()] if facts.has_parameters and grad_inputs else []
@@ -1392,20 +1442,39 @@ def test_module(case: ModuleCase) -> None:
                 expected = name in call.saves
             else:
                 expected = expected_saved(call, name, requiring)
-            if breaks_backward(make, forward, name) != expected:
-                problems.append(f"input {name} saved != {expected} (requiring {requiring})")
+            parts = make()[name]  # a state tuple: each of its tensors is saved, or none
+            targets = [(name, i) for i in range(len(parts))] if isinstance(parts, tuple) else [name]
+            for target in targets:
+                if breaks_backward(make, forward, target, tuple_result) != expected:
+                    problems.append(f"input {target} saved != {expected} (requiring {requiring})")
         if requiring or not grad_inputs:
             for name in attributes:
-                expected = name in facts.saved_attributes or name in facts.inplace_buffers
-                if breaks_backward(make, forward, name) != expected:
+                expected = (
+                    any(fnmatch.fnmatchcase(name, a) for a in facts.saved_attributes)
+                    or name in facts.inplace_buffers
+                )
+                if breaks_backward(make, forward, name, tuple_result) != expected:
                     problems.append(f"attribute {name} saved != {expected}")
-        if call.inplace_param is None and breaks_backward(make, forward, 0) != call.saves_output:
+        if (
+            call.inplace_param is None
+            and breaks_backward(make, forward, 0, tuple_result) != call.saves_output
+        ):
             problems.append(f"output saved != {call.saves_output} (requiring {requiring})")
+        if tuple_result:  # the other outputs are fresh tensors nothing saves
+            result = forward(make())
+            assert len(outputs(result)) == len(_flat_names(call.result))
+            for index in range(1, len(outputs(result))):
+                if breaks_backward(make, forward, index, all_outputs=True):
+                    problems.append(f"output {index} is saved (requiring {requiring})")
     env = _module_tensors(case, set(grad_inputs))()
     versions = {k: env[k]._version for k in attributes}
     x = env[next(iter(case.inputs))]
     version = x._version
     out = _forward(case)(env)
+    if call.result is not None:
+        assert isinstance(out, tuple) and len(out) == len(call.result)
+        for part, shape in zip(out, call.result):
+            assert isinstance(part, tuple) == isinstance(shape, tuple)
     if call.inplace_param is not None:
         assert out is x and x._version > version, "inplace=True did not write the input"
     else:
@@ -1415,6 +1484,10 @@ def test_module(case: ModuleCase) -> None:
     written = tuple(k for k in attributes if env[k]._version > versions[k])
     assert written == VERSION_BUMPING_WRITES.get(case.id, ())
     assert problems == []
+
+
+def _flat_names(shape: tuple) -> list[str]:
+    return [n for slot in shape for n in (_flat_names(slot) if isinstance(slot, tuple) else [slot])]
 
 
 def test_module_positional_and_unknown_keywords() -> None:
@@ -1439,9 +1512,28 @@ def test_module_init_params_match_signature(qualname: str) -> None:
     init = SURFACE["modules"][qualname].get("init")
     if not init:
         return
-    real = _signature_params(_resolve(qualname).__init__)
+    cls = _resolve(qualname)
+    real = _signature_params(cls.__init__)
+    if real is None and qualname in POSITIONAL_PROBES:
+        # `__init__(*args, **kwargs)` (nn.RNN/LSTM/GRU): build one with every listed parameter
+        # passed positionally and read each back from the instance
+        values = POSITIONAL_PROBES[qualname]
+        names = [n for n in init if n not in ("device", "dtype")]
+        module = cls(*[values[n] for n in names])
+        assert [getattr(module, n) for n in names] == [values[n] for n in names]
+        return
     assert real is not None
     assert real[1 : len(init) + 1] == init
+
+
+# Constructor values, each telling its parameter apart from its neighbours.
+_RECURRENT = {"input_size": 5, "hidden_size": 6, "num_layers": 2, "bias": False}
+_RECURRENT |= {"batch_first": True, "dropout": 0.25, "bidirectional": True}
+POSITIONAL_PROBES = {
+    "torch.nn.RNN": _RECURRENT | {"nonlinearity": "relu"},
+    "torch.nn.GRU": _RECURRENT,
+    "torch.nn.LSTM": _RECURRENT | {"proj_size": 3},
+}
 
 
 # ---------------------------------------------------------------------------------------------
