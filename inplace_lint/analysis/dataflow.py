@@ -1287,16 +1287,32 @@ class FunctionInterpreter:
                 producer_node=call,
             )
         keywords = _literal_keywords(call)
+        write_condition = None
         if qual.rsplit(".", 1)[-1].startswith(("Dropout", "AlphaDropout", "FeatureAlphaDropout")):
-            rate = keywords.get("p", keywords.get("0"))
-            if not (isinstance(rate, (int, float)) and not isinstance(rate, bool) and rate > 0):
+            rate = keywords.get("p", keywords.get("0", 0.5))
+            if rate is kb.UNKNOWN_LITERAL and keywords.get("inplace") is True:
                 # in-place dropout writes only when p > 0; with p unknown the error is a
-                # configuration away, not a promise (timm's TNT: nn.Dropout(attn_drop, inplace=True))
+                # configuration away, not a promise (timm's TNT: nn.Dropout(attn_drop, inplace=True)):
+                # its writes are conditional (IPL203)
+                rate_arg = _arg_expr(call, ("p",), "p")
+                default = self._parameter_default(rate_arg)
+                if isinstance(default, (int, float)) and not default > 0:
+                    # `attn_drop: float = 0.0` (timm's TNT): as built by default, it writes nothing
+                    keywords = {**keywords, "inplace": False}
+                elif rate_arg is not None:
+                    write_condition = f"{_code(self, rate_arg)} > 0"
+            elif not (isinstance(rate, (int, float)) and not isinstance(rate, bool) and rate > 0):
                 keywords = {**keywords, "inplace": False}
         module_facts = kb.module_class(qual, keywords)
         if module_facts is not None or kb.is_module_class(qual):
-            return self._make_module(qual, module_facts, call, state)
-        facts = kb.function(qual, _keyword_names(call), _literal_kw(call, "inplace") is True)
+            module = self._make_module(qual, module_facts, call, state)
+            if write_condition is not None and isinstance(module, ModuleVal):
+                module = replace(module, write_condition=write_condition)
+            return module
+        inplace = _literal_kw(call, "inplace") is True
+        facts = kb.function(qual, _keyword_names(call), inplace)
+        if not inplace and facts is not None and _positional_flag(call, facts.params, "inplace"):
+            facts = kb.function(qual, _keyword_names(call), True)  # `F.relu(x, True)`
         positional, keywords = self._args(call, state)
         if facts is None:
             self._numpy_out(keywords, call, state)  # `np.clip(a, 0, 1, out=a)`
@@ -1605,6 +1621,21 @@ class FunctionInterpreter:
     ) -> Value:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
+        if facts is not None and not getattr(facts, "container", False) and module.write_condition:
+            self.conditions.append(module.write_condition)  # `nn.Dropout(p, inplace=True)`
+            try:
+                return self._apply_module(
+                    replace(module, write_condition=None),
+                    positional,
+                    keywords,
+                    call,
+                    state,
+                    op_text,
+                    report_writes,
+                    owner,
+                )
+            finally:
+                self.conditions.pop()
         if facts is not None and not getattr(facts, "container", False):
             if _renormalises_weight(module):
                 self._renorm_write(module, owner, call, state)
@@ -1630,7 +1661,11 @@ class FunctionInterpreter:
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
                 if op_id is not None:
+                    triggers = dict(getattr(facts, "attribute_triggers", ()))
                     for what in facts.saved_attributes or ():
+                        certain = _attribute_saved(triggers.get(what), facts.call, positional)
+                        if certain is None:
+                            continue  # Linear's weight, the input not requiring grad
                         state.add_save(
                             owner.params_storage_key,
                             Save(
@@ -1638,6 +1673,7 @@ class FunctionInterpreter:
                                 call,
                                 op_id,
                                 f"parameters `{what}`" if "*" in what else f"parameter `{what}`",
+                                certain,
                             ),
                         )
                     for buffer in facts.inplace_buffers or ():
@@ -2159,6 +2195,16 @@ class FunctionInterpreter:
             report_writes=False,
         )
 
+    def _parameter_default(self, expr) -> object:
+        """The literal default of the function's parameter that ``expr`` names, else _NOT_LITERAL."""
+        if type(expr) is not cst.Name:
+            return _NOT_LITERAL
+        params = self.info.node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value == expr.value and param.default is not None:
+                return _literal(param.default)
+        return _NOT_LITERAL
+
     def _make_module(self, qual: str, facts, call: cst.Call, state: State) -> Value:
         positional, _ = self._args(call, state)
         fw = qual.split(".")[0]
@@ -2198,6 +2244,7 @@ class FunctionInterpreter:
                 or child.facts is None
                 or child.node is None
                 or previous.node is None
+                or child.write_condition  # a dropout whose rate is not known to be positive
             ):
                 continue
             call = child.facts.call
@@ -2630,12 +2677,27 @@ def _short_text(text: str) -> str:
 
 
 def _literal(expr) -> object:
-    if isinstance(expr, cst.Name):
+    """The value of a literal (`True`, `0.5`, `-1`, `1e-3`, `"relu"`, `(1, 1)`), else _NOT_LITERAL."""
+    kind = type(expr)
+    if kind is cst.Name:
         return {"True": True, "False": False, "None": None}.get(expr.value, _NOT_LITERAL)
-    if isinstance(expr, cst.Integer):
-        return int(expr.value) if expr.value.isdigit() else _NOT_LITERAL
-    if isinstance(expr, cst.SimpleString):
+    if kind is cst.Integer or kind is cst.Float:
+        try:
+            return expr.evaluated_value
+        except ValueError:
+            return _NOT_LITERAL
+    if kind is cst.SimpleString:
         return expr.evaluated_value
+    if kind is cst.UnaryOperation and type(expr.operator) is cst.Minus:
+        value = _literal(expr.expression)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return -value
+        return _NOT_LITERAL
+    if kind is cst.Tuple or kind is cst.List:
+        items = [_literal(e.value) for e in expr.elements if type(e) is cst.Element]
+        if len(items) != len(expr.elements) or any(i is _NOT_LITERAL for i in items):
+            return _NOT_LITERAL
+        return tuple(items)
     return _NOT_LITERAL
 
 
@@ -2647,6 +2709,17 @@ def _literal_kw(call: cst.Call, name: str) -> object:
         if arg.keyword is not None and arg.keyword.value == name:
             return _literal(arg.value)
     return None
+
+
+def _positional_flag(call: cst.Call, params: tuple[str, ...], name: str) -> bool:
+    """The flag ``name`` passed as a literal True by position (`F.dropout(x, 0.5, True, True)`)."""
+    if name not in params:
+        return False
+    index = params.index(name)
+    positional = [a for a in call.args if a.keyword is None]
+    if index >= len(positional) or any(a.star for a in positional[: index + 1]):
+        return False
+    return _literal(positional[index].value) is True
 
 
 def _literal_keywords(call: cst.Call) -> dict[str, object]:
@@ -2823,6 +2896,21 @@ def output_at(value: TensorVal, index: int) -> TensorVal:
             view_of_leaf=False,
         )
     return replace(value, nondiff_outputs=())
+
+
+def _attribute_saved(triggers, call_facts, positional: list) -> bool | None:
+    """Whether a module call saves an attribute kept only when one of the ``triggers`` inputs
+    requires grad: True (surely), False (maybe), None (it does not)."""
+    if not triggers:
+        return True
+    flags = []
+    for name in triggers:
+        index = call_facts.params.index(name) if name in call_facts.params else len(positional)
+        value = positional[index] if index < len(positional) else None
+        flags.append(value.requires_grad if isinstance(value, TensorVal) else None)
+    if any(f is True for f in flags):
+        return True
+    return None if all(f is False for f in flags) else False
 
 
 def _requiring_grad(value: SeqVal) -> SeqVal:

@@ -86,6 +86,8 @@ class ModuleVal:
     has_parameters: bool = True
     uid: str = ""  # identity of the instance, stable however it is renamed or passed around
     frozen: bool = False  # `.requires_grad_(False)` was called: its parameters do not require grad
+    # its in-place write happens only when this holds (`nn.Dropout(p, inplace=True)`: "p > 0")
+    write_condition: str | None = None
 
     @property
     def key_root(self) -> str:

@@ -63,6 +63,9 @@ class ModuleFacts:
     # module attributes (tensors) the call saves, e.g. "weight"; a pattern ("weight*") for those
     # whose names depend on the constructor (nn.LSTM's weight_ih_l0, weight_hh_l1_reverse ...)
     saved_attributes: tuple[str, ...] = ()
+    # (attribute, inputs): a saved attribute kept only when one of these inputs requires grad
+    # (Linear's weight: the input's gradient needs it); attributes not listed are saved always
+    attribute_triggers: tuple[tuple[str, tuple[str, ...]], ...] = ()
     container: bool = False  # nn.Sequential / ModuleList: analysed by adjacency, not as one op
 
 

@@ -377,6 +377,10 @@ def _module(
     buffers = _present(entry.get("buffers", {}), values)
 
     if "call" not in entry:
+        for variant in entry.get("variants", ()):
+            if _holds(variant["when"], values, unknown):
+                entry = {**entry, **{k: v for k, v in variant.items() if k != "when"}}
+                break
         call = _explicit_facts(qualname, inputs, entry)
         # saves that hold only for some constructor values (nn.LSTM saves its input only when it
         # is not batch-first); a value the code does not spell out as a literal fails the test
@@ -394,10 +398,10 @@ def _module(
             name=qualname,
             call=call,
             has_parameters=bool(parameters),
-            saved_attributes=tuple(
-                a
-                for a in entry.get("saved_attributes", ())
-                if _holds(entry.get("saves_only_if", {}).get(a, {}), values, unknown)
+            saved_attributes=tuple(entry.get("saved_attributes", ())),
+            attribute_triggers=tuple(
+                (a, tuple(inputs))
+                for a, inputs in entry.get("saved_attribute_triggers", {}).items()
             ),
         )
     inplace = "inplace" in entry.get("pass", ()) and values.get("inplace") is True
@@ -413,8 +417,9 @@ def _module(
         name=qualname,
         call=call,
         has_parameters=bool(parameters),
-        inplace_buffers=tuple(a for a in saved if a in buffers),
-        saved_attributes=tuple(a for a in saved if a in parameters),
+        inplace_buffers=tuple(a for a, _ in saved if a in buffers),
+        saved_attributes=tuple(a for a, _ in saved if a in parameters),
+        attribute_triggers=tuple((a, cond) for a, cond in saved if a in parameters and cond),
     )
 
 
@@ -455,14 +460,15 @@ def _specialise(
     inputs: tuple[str, ...],
     parameters: tuple[str, ...],
     buffers: tuple[str, ...],
-) -> tuple[OpFacts, tuple[str, ...]]:
+) -> tuple[OpFacts, tuple[tuple[str, tuple[str, ...]], ...]]:
     """The functional's facts for ``module(*inputs)``: parameters require grad, buffers do not.
 
-    Also the attributes the call saves: whenever it records a node, or whenever the input requires
-    grad (Linear's weight is saved only then).
+    Also the attributes the call saves, each with the inputs whose requiring grad triggers the
+    save (Linear's weight is saved only when its input requires grad; empty: whenever the call
+    records a node).
     """
     saves: dict[str, tuple[str, ...]] = {}
-    saved_attributes: list[str] = []
+    saved_attributes: list[tuple[str, tuple[str, ...]]] = []
     for name, cond in functional.saves.items():
         if cond and any(c in parameters for c in cond):
             cond = ALWAYS
@@ -473,7 +479,7 @@ def _specialise(
         if name in inputs:
             saves[name] = cond
         elif name in parameters or name in buffers:
-            saved_attributes.append(name)
+            saved_attributes.append((name, cond))
     keep = set(inputs)
     call = replace(
         functional,

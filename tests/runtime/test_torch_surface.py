@@ -1447,14 +1447,16 @@ def test_module(case: ModuleCase) -> None:
             for target in targets:
                 if breaks_backward(make, forward, target, tuple_result) != expected:
                     problems.append(f"input {target} saved != {expected} (requiring {requiring})")
-        if requiring or not grad_inputs:
-            for name in attributes:
-                expected = (
-                    any(fnmatch.fnmatchcase(name, a) for a in facts.saved_attributes)
-                    or name in facts.inplace_buffers
-                )
-                if breaks_backward(make, forward, name, tuple_result) != expected:
-                    problems.append(f"attribute {name} saved != {expected}")
+        triggers = dict(facts.attribute_triggers)
+        for name in attributes:
+            expected = (
+                any(fnmatch.fnmatchcase(name, a) for a in facts.saved_attributes)
+                or name in facts.inplace_buffers
+            )
+            if not (requiring or not grad_inputs):  # inputs not requiring grad: no trigger holds
+                expected = expected and not any(fnmatch.fnmatchcase(name, t) for t in triggers)
+            if breaks_backward(make, forward, name, tuple_result) != expected:
+                problems.append(f"attribute {name} saved != {expected} (requiring {requiring})")
         if (
             call.inplace_param is None
             and breaks_backward(make, forward, 0, tuple_result) != call.saves_output
