@@ -220,6 +220,16 @@ class _Module:
         self._collect(tree.body, top_nodes, depth=0)
         self.top.scan = _scan(top_nodes)
         self.top.seed = self.top.scan.seed
+        # `sparsemax = SparsemaxFunction.apply`: module-level names bound from others, so that
+        # calls through the alias count as uses of what it names
+        self.aliases: list[tuple[frozenset[str], frozenset[str]]] = [
+            (
+                frozenset(t.id for t in node.targets if isinstance(t, ast.Name)),
+                frozenset(n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)),
+            )
+            for node in top_nodes
+            if isinstance(node, ast.Assign)
+        ]
 
     def _collect(self, body: list[ast.stmt], top_nodes: list[ast.AST], depth: int) -> None:
         """Mirrors ``analysis.index``: module body, and if/try/with blocks a few levels down."""
@@ -541,6 +551,9 @@ def _writers(module: _Module) -> set[_Unit]:
                 hot_methods.append(unit)
                 if unit.name in MODULE_ENTRY_METHODS:
                     hot.add(unit.owner.name)
+        for targets, names in module.aliases:
+            if not names.isdisjoint(hot):
+                hot |= targets
         hot_attributes = {  # `self.x = <in-place syntax, or a writing function or module>`
             name
             for classes in module.classes.values()

@@ -110,6 +110,9 @@ class ModuleDataflow:
         self.specializations: dict[tuple, FunctionResult] = {}
         self.globals: dict[str, Value] = {}
         self.snippets: dict[cst.CSTNode, str] = {}  # node -> its one-line quote (_code)
+        # autograd.Function class -> one entry per `Fn.apply(...)` call: for each positional
+        # argument, whether the caller may use it after the call (IPL106 needs a caller that does)
+        self.apply_uses: dict[str, list[tuple[bool, ...]]] = {}
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -189,7 +192,11 @@ class ModuleDataflow:
         return {
             k: replace(v, lineage=frozenset()) if isinstance(v, TensorVal) else v
             for k, v in state.env.items()
-            if "." not in k and isinstance(v, kept)
+            if "." not in k
+            and (
+                isinstance(v, kept)
+                or (isinstance(v, FrameworkRef) and v.qualname.startswith("<local-apply>."))
+            )
         }
 
     def specialized(self, key: str, entry: tuple) -> FunctionResult | None:
@@ -308,6 +315,7 @@ class FunctionInterpreter:
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
+        self._order: _StatementOrder | None = None  # built on demand (_used_after)
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -444,7 +452,7 @@ class FunctionInterpreter:
                 if isinstance(stmt.orelse, cst.If):
                     return self.exec_stmt(stmt.orelse, state)
                 return self.exec_block(_body(stmt.orelse), state) if stmt.orelse else state
-            configuration = _is_configuration(stmt.test)
+            configuration = _is_configuration(stmt.test, self._optional_parameters())
             if configuration:
                 self.conditions.append(_code(self, stmt.test))
             try:
@@ -825,6 +833,13 @@ class FunctionInterpreter:
                 self._subscript_write(base, target, state, node, rhs, augmented=True)
             return
         current = self.eval(target, state)
+        if op == "+" and type(node.value) in (cst.List, cst.Tuple, cst.ListComp):
+            # `outputs += [y]` / `acc += (x,)`: a tensor raises TypeError on these, so the
+            # target is a list or tuple, whatever the analysis assumed of it
+            items = current.items if isinstance(current, SeqVal) else ()
+            extra = rhs.items if isinstance(rhs, SeqVal) else (UNKNOWN,)
+            self.bind(target, SeqVal(tuple(items) + tuple(extra)), state, node)
+            return
         if isinstance(current, SeqVal) and isinstance(rhs, SeqVal) and op == "+":
             # `layers += [nn.Linear(...), nn.Tanh()]`: a list being built
             self.bind(
@@ -1018,6 +1033,13 @@ class FunctionInterpreter:
             return FrameworkRef(qual)
         base = self.eval(expr.value, state)
         attr = expr.attr.value
+        if (
+            attr == "apply"
+            and isinstance(base, FrameworkRef)
+            and base.qualname.startswith("<local-class>.")
+        ):
+            # `sparsemax = SparsemaxFunction.apply`: calls through the alias are its applies
+            return FrameworkRef("<local-apply>." + base.qualname.split(".", 1)[1])
         if isinstance(base, TensorVal):
             if attr == "data":
                 return replace(
@@ -1186,6 +1208,8 @@ class FunctionInterpreter:
                 return self.instantiate_local(callee.qualname.split(".", 1)[1], call, state)
             if callee.qualname.startswith("<local-function>."):
                 return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
+            if callee.qualname.startswith("<local-apply>."):
+                return self.call_autograd_function(callee.qualname.split(".", 1)[1], call, state)
             return self.call_framework(callee.qualname, call, state)
         return self.call_opaque(call, state, func)
 
@@ -1206,9 +1230,15 @@ class FunctionInterpreter:
         fw = qual.split(".")[0]
         if qual in kb.NO_GRAD_CONTEXTS:
             self._args(call, state)
-            return GradModeVal(
-                False, inference="inference_mode" in qual and _literal_kw(call, "mode") is not False
-            )
+            if "inference_mode" in qual:
+                # `torch.inference_mode(False)` changes nothing; a mode the code does not spell
+                # out is not known to be inference mode
+                mode = _arg_expr(call, ("mode",), "mode")
+                mode = True if mode is None else _literal(mode)
+                if mode is False:
+                    return UNKNOWN
+                return GradModeVal(False, inference=mode is True)
+            return GradModeVal(False)
         if qual in kb.ENABLE_GRAD_CONTEXTS:
             return GradModeVal(True)
         if qual in kb.SET_GRAD_ENABLED:
@@ -1898,6 +1928,12 @@ class FunctionInterpreter:
 
     def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
         positional, _ = self._args(call, state)
+        uses: list[bool] = []
+        for arg, value in zip([a for a in call.args if a.keyword is None], positional):
+            if arg.star:  # `apply(f, outputs, *args)`: positions after it are not known
+                break
+            uses.append(isinstance(value, TensorVal) and self._used_after(arg.value))
+        self.flow.apply_uses.setdefault(cls_name, []).append(tuple(uses))
         forward = self.flow.result(f"{cls_name}.forward")
         tensors = [v for v in positional if isinstance(v, TensorVal)]
         recorded = state.grad_enabled and any(t.requires_grad is not False for t in tensors)
@@ -1944,6 +1980,16 @@ class FunctionInterpreter:
         (most opaque calls take none)."""
         positional, keywords = self._args(call, state)
         self._numpy_out(keywords, call, state)
+        params = positional[0] if positional else keywords.get("params")
+        name = dotted_name(callee) or ""
+        if (
+            receiver is None
+            and name.rsplit(".", 1)[-1][:1].isupper()
+            and any(isinstance(v, ParamsVal) for v in _flatten(params))
+        ):
+            # `AdamW(model.parameters())` of a class the analysis does not know (torchao.optim,
+            # bitsandbytes, a project's own): an optimizer over those parameters
+            return self._optimizer_over(params, self.fw)
         args = positional + list(keywords.values())
         if receiver is not None:
             args.append(receiver)
@@ -2195,6 +2241,46 @@ class FunctionInterpreter:
             report_writes=False,
         )
 
+    def _used_after(self, expr) -> bool:
+        """Whether the caller may read the tensor ``expr`` names after the statement being run:
+        False for a temporary (`Fn.apply(x * 2)`), or a name the statement rebinds or no later
+        statement (nor any statement of an enclosing loop) mentions."""
+        if type(expr) is not cst.Name:
+            return type(expr) is cst.Attribute  # `self.buf`: others may read it
+        order = self._statement_order()
+        position = order.index.get(id(self.stmt))
+        if position is None:
+            return True
+        name = expr.value
+        if name in order.binds[position]:
+            return False  # `Q = Fn.apply(Q)`: the old tensor is gone
+        later = range(position + 1, len(order.reads))
+        loop = order.loop_start[position]
+        candidates = list(later) + (list(range(loop, position)) if loop is not None else [])
+        for i in candidates:
+            if name in order.reads[i]:
+                return True
+            if name in order.binds[i] and i > position:
+                return False
+        return False
+
+    def _statement_order(self) -> _StatementOrder:
+        if self._order is None:
+            self._order = _StatementOrder(self.info.node)
+        return self._order
+
+    def _optional_parameters(self) -> frozenset[str]:
+        """Parameters defaulting to None, True or False (`last_attended_idx=None`): a branch on
+        them depends on how the function is called."""
+        params = self.info.node.params
+        return frozenset(
+            p.name.value
+            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+            if p.default is not None
+            and _literal(p.default) in (None, True, False)
+            and type(p.default) is cst.Name
+        )
+
     def _parameter_default(self, expr) -> object:
         """The literal default of the function's parameter that ``expr`` names, else _NOT_LITERAL."""
         if type(expr) is not cst.Name:
@@ -2267,6 +2353,9 @@ class FunctionInterpreter:
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
         positional, keywords = self._args(call, state)
         params = positional[0] if positional else keywords.get("params", keywords.get("parameters"))
+        return self._optimizer_over(params, fw)
+
+    def _optimizer_over(self, params: Value | None, fw: str) -> OptimizerVal:
         modules: list[str] = []
         labels: list[str] = []
         unknown = params is None
@@ -2282,9 +2371,17 @@ class FunctionInterpreter:
 
     def optimizer_step(self, optimizer: OptimizerVal, call: cst.Call, state: State) -> None:
         if optimizer.modules is None:
+            # an optimizer the analysis cannot tie to its parameters (an unknown class, or one
+            # returned by a wrapper such as opacus' make_private): it updates the one model
+            # that saved parameters, or, when several did, none that can be named
             storages = [
                 (k, None) for k in state.saves if isinstance(k, str) and k.startswith("params:")
             ]
+            in_scope = {k for k, _ in storages} | {
+                v.params_storage_key for v in state.env.values() if isinstance(v, ModuleVal)
+            }
+            if len(in_scope) > 1:  # a GAN's D step while G's forward is still saved: which?
+                return
         else:
             labels = optimizer.labels or optimizer.modules
             storages = [(f"params:{m}", label) for m, label in zip(optimizer.modules, labels)]
@@ -2447,12 +2544,20 @@ class FunctionInterpreter:
     def _finish_function_checks(self, state: State) -> None:
         if not self.is_function_forward:
             return
+        optional = self._optional_parameters()
+        names = [
+            p.name.value
+            for p in (*self.info.node.params.posonly_params, *self.info.node.params.params)
+        ][1:]  # after ctx
         for write in self.result.writes:
             if (
                 write.tensor.storage in self.param_storages
                 and write.tensor.storage not in self.mark_dirty
                 and write.bumps_version
             ):
+                index = self.param_storages[write.tensor.storage]
+                if index < len(names) and names[index] in optional:
+                    continue  # `out=None`: a buffer given to be written (bitsandbytes)
                 self.result.function_issues.append(
                     CustomFunctionIssue(
                         "missing-mark-dirty",
@@ -2461,6 +2566,8 @@ class FunctionInterpreter:
                         f"`{self.info.key.split('.')[0]}.forward` in place without `ctx.mark_dirty("
                         f"{write.target_text})`: autograd keeps treating the old value as the input, so "
                         "the gradient is computed for values that no longer exist",
+                        function=self.info.key.split(".")[0],
+                        param=index,
                     )
                 )
 
@@ -2735,20 +2842,112 @@ def _keyword_names(call: cst.Call) -> frozenset[str]:
     return frozenset(a.keyword.value for a in call.args if a.keyword is not None)
 
 
-def _is_configuration(expr) -> bool:
-    """A test on the object's options (`self.norm_topk_prob`, `not self.cfg.fast`, `self.mode == "x"`).
+class _StatementOrder:
+    """A function's small statements (and compound headers) in text order, with the names each
+    reads and binds and, inside a loop, where the outermost enclosing loop starts."""
+
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.index: dict[int, int] = {}
+        self.reads: list[set[str]] = []
+        self.binds: list[set[str]] = []
+        self.loop_start: list[int | None] = []
+        self._block(function.body, None)
+
+    def _unit(self, node, parts, binds: set[str], loop: int | None) -> None:
+        self.index[id(node)] = len(self.reads)
+        reads: set[str] = set()
+        for part in parts:
+            if part is not None:
+                reads |= _names_in(part)
+        self.reads.append(reads - binds if binds else reads)
+        self.binds.append(binds)
+        self.loop_start.append(loop)
+
+    def _block(self, block, loop: int | None) -> None:
+        body = block.body if hasattr(block, "body") else block
+        if not isinstance(body, (list, tuple)):
+            body = [body]
+        for stmt in body:
+            kind = type(stmt)
+            if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+                for small in stmt.body:
+                    binds: set[str] = set()
+                    if type(small) in (cst.Assign, cst.AnnAssign):
+                        targets = (
+                            [t.target for t in small.targets]
+                            if type(small) is cst.Assign
+                            else [small.target]
+                        )
+                        binds = {t.value for t in targets if type(t) is cst.Name}
+                        value = small.value
+                        parts = [value] + [t for t in targets if type(t) is not cst.Name]
+                        self._unit(small, parts, binds, loop)
+                    else:
+                        self._unit(small, [small], set(), loop)
+            elif kind in (cst.For, cst.While):
+                start = len(self.reads) if loop is None else loop
+                header = [stmt.iter] if kind is cst.For else [stmt.test]
+                self._unit(stmt, header, set(), start)
+                self._block(stmt.body, start)
+                if stmt.orelse is not None:
+                    self._block(stmt.orelse.body, loop)
+            elif kind is cst.If:
+                self._unit(stmt, [stmt.test], set(), loop)
+                self._block(stmt.body, loop)
+                if stmt.orelse is not None:
+                    orelse = stmt.orelse
+                    if type(orelse) is cst.If:
+                        self._block([orelse], loop)
+                    else:
+                        self._block(orelse.body, loop)
+            elif kind is cst.With:
+                self._unit(stmt, [i.item for i in stmt.items], set(), loop)
+                self._block(stmt.body, loop)
+            elif kind is cst.Try:
+                self._block(stmt.body, loop)
+                for handler in stmt.handlers:
+                    self._block(handler.body, loop)
+                for extra in (stmt.orelse, stmt.finalbody):
+                    if extra is not None:
+                        self._block(extra.body, loop)
+            elif kind not in (cst.FunctionDef, cst.ClassDef):
+                self._unit(stmt, [stmt], set(), loop)
+
+
+def _names_in(node) -> set[str]:
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Name:
+            names.add(current.value)
+            continue
+        stack.extend(current.children)
+    return names
+
+
+def _is_configuration(expr, optional: frozenset[str] = frozenset()) -> bool:
+    """A test on the object's options (`self.norm_topk_prob`, `not self.cfg.fast`, `self.mode == "x"`)
+    or on an optional argument of the function (``optional``: `if last_attended_idx is not None:`
+    where the parameter defaults to None).
 
     `self.training` is not an option here: training is when backward runs, so a write under
-    `if self.training:` is as certain as one outside it (`not self.training` is the eval path)."""
+    `if self.training:` is as certain as one outside it (`not self.training` is the eval path).
+    `a and b` depends on an option when either does (`self.training and self.p > 0`); `a or b`
+    when both do."""
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
         inner = expr.expression
-        return dotted_name(inner) == "self.training" or _is_configuration(inner)
+        return dotted_name(inner) == "self.training" or _is_configuration(inner, optional)
     if dotted_name(expr) == "self.training":
         return False
     if isinstance(expr, cst.BooleanOperation):
-        return _is_configuration(expr.left) and _is_configuration(expr.right)
+        left = _is_configuration(expr.left, optional)
+        right = _is_configuration(expr.right, optional)
+        return (left or right) if isinstance(expr.operator, cst.And) else (left and right)
+    if isinstance(expr, cst.Name) and expr.value in optional:
+        return True
     if isinstance(expr, cst.Comparison):
-        return _is_configuration(expr.left) and all(
+        return _is_configuration(expr.left, optional) and all(
             isinstance(c.comparator, (cst.SimpleString, cst.Integer, cst.Float))
             or (
                 isinstance(c.comparator, cst.Name)
@@ -2980,8 +3179,17 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
             continue
         value = element.slice.value
         parts = [e.value for e in value.elements] if type(value) is cst.Tuple else [value]
-        if any(type(p) in _STRING_NODES for p in parts):
+        if any(_stringish(p) for p in parts):
             return True
+    return False
+
+
+def _stringish(expr) -> bool:
+    """A string, or a string built with `+` / `%` (`handle[kind + "_work"]`, `"k%d" % i`)."""
+    if type(expr) in _STRING_NODES:
+        return True
+    if type(expr) is cst.BinaryOperation and type(expr.operator) in (cst.Add, cst.Modulo):
+        return _stringish(expr.left) or (type(expr.operator) is cst.Add and _stringish(expr.right))
     return False
 
 

@@ -34,6 +34,7 @@ def build_analysis(module: cst.Module) -> ModuleAnalysis:
         analysis.reuses.extend(result.reuses)
         analysis.function_issues.extend(result.function_issues)
         analysis.adjacency.extend(result.adjacency)
+    analysis.apply_uses = flow.apply_uses
     return analysis
 
 

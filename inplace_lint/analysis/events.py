@@ -107,6 +107,8 @@ class CustomFunctionIssue:
     node: cst.CSTNode
     message: str
     related: list[tuple[str, cst.CSTNode]] = field(default_factory=list)
+    function: str = ""  # the Function class
+    param: int = -1  # missing-mark-dirty: the written input's position in `apply(...)`
 
 
 @dataclass

@@ -38,6 +38,9 @@ class ModuleAnalysis:
     reuses: list[Reuse] = field(default_factory=list)
     function_issues: list[CustomFunctionIssue] = field(default_factory=list)
     adjacency: list[SequentialAdjacency] = field(default_factory=list)
+    # autograd.Function class -> per `apply` call in this module, whether each positional argument
+    # is a tensor the caller may read after the call
+    apply_uses: dict[str, list[tuple[bool, ...]]] = field(default_factory=dict)
 
     def code(self, node: cst.CSTNode | None, limit: int = 60) -> str:
         from inplace_lint.analysis.snippets import snippet

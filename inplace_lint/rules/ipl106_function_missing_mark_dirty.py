@@ -42,5 +42,12 @@ class FunctionMissingMarkDirty(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for issue in analysis.function_issues:
-            if issue.kind == "missing-mark-dirty":
-                yield Finding(self.code, issue.node, issue.message, issue.related)
+            if issue.kind != "missing-mark-dirty":
+                continue
+            calls = analysis.apply_uses.get(issue.function, [])
+            if calls and all(issue.param < len(uses) and not uses[issue.param] for uses in calls):
+                # every `apply` in this module passes a temporary, a non-tensor, or a tensor
+                # the caller never reads again: the changed value is never seen (TabNet's
+                # sparsemax shift, RoPE kernels whose caller rebinds `Q`)
+                continue
+            yield Finding(self.code, issue.node, issue.message, issue.related)
