@@ -316,6 +316,7 @@ class FunctionInterpreter:
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self._order: _StatementOrder | None = None  # built on demand (_used_after)
+        self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -351,6 +352,13 @@ class FunctionInterpreter:
                 k: v for k, v in state.env.items() if k.startswith("self.")
             }
         self._finish_function_checks(state)
+        if self.sequence_params:
+            self.result.writes = [
+                w for w in self.result.writes if w.tensor.storage not in self.sequence_params
+            ]
+            summary = self.result.summary
+            for storage in self.sequence_params:
+                summary.param_writes.pop(self.param_storages[storage], None)
         self._dedupe()
         return self.result
 
@@ -746,7 +754,24 @@ class FunctionInterpreter:
         if not isinstance(base, TensorVal) or flag is _NOT_LITERAL:
             return
         requires = flag is True if target.attr.value == "requires_grad" else flag is False
+        if not requires:
+            self._freeze_looped_parameters(base, state)
         state.env[path] = replace(base, requires_grad=requires, leaf=requires and base.known)
+
+    def _freeze_looped_parameters(self, tensor: TensorVal, state: State) -> None:
+        """`for p in ema.parameters(): p.detach_()` (or `p.requires_grad_(False)`, `p.requires_grad
+        = False`): every parameter of that module stops requiring grad, as with
+        `ema.requires_grad_(False)`."""
+        if tensor.producer != PARAMETER_LOOP_PRODUCER or not isinstance(tensor.storage, str):
+            return
+        found = False
+        for path, value in list(state.env.items()):
+            if isinstance(value, ModuleVal) and value.params_storage_key == tensor.storage:
+                state.env[path] = replace(value, frozen=True)
+                found = True
+        name = tensor.storage.split(":", 1)[1]
+        if not found and name in state.env:  # `ema = copy.deepcopy(model)` of an unknown class
+            state.env[name] = ModuleVal(name, fw=tensor.fw, uid=f"m{new_id()}", frozen=True)
 
     def _drop_attribute_paths(self, prefix: str, state: State) -> None:
         dotted = prefix + "."
@@ -1087,7 +1112,13 @@ class FunctionInterpreter:
                 )
             if isinstance(declared, ModuleVal):
                 # a submodule seen from outside: its parameters are the owner's parameters
-                return replace(declared, uid=module.key_root, path=path or declared.path)
+                return replace(
+                    declared,
+                    uid=module.key_root,
+                    path=path or declared.path,
+                    frozen=declared.frozen or module.frozen,
+                    params_unknown=declared.params_unknown or module.params_unknown,
+                )
             return UNKNOWN
         facts = module.facts
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
@@ -1344,6 +1375,12 @@ class FunctionInterpreter:
         if not inplace and facts is not None and _positional_flag(call, facts.params, "inplace"):
             facts = kb.function(qual, _keyword_names(call), True)  # `F.relu(x, True)`
         positional, keywords = self._args(call, state)
+        if qual.rsplit(".", 1)[-1] in _SEQUENCE_JOINS and positional:
+            first = positional[0]
+            if isinstance(first, TensorVal) and first.storage in self.param_storages:
+                # `torch.cat(x, dim=1)` on the argument itself: `x` was a list of tensors
+                # (avalanche's PNN adapter), so its item writes were list writes
+                self.sequence_params.add(first.storage)
         if facts is None:
             self._numpy_out(keywords, call, state)  # `np.clip(a, 0, 1, out=a)`
         if facts is not None and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_"):
@@ -1474,6 +1511,8 @@ class FunctionInterpreter:
             return UNKNOWN
         if method in ("detach", "detach_"):
             self._args(call, state)
+            if method == "detach_":
+                self._freeze_looped_parameters(tensor, state)
             # shares the version counter: same storage
             return replace(
                 tensor,
@@ -1495,6 +1534,8 @@ class FunctionInterpreter:
         if method == "requires_grad_":
             positional, _ = self._args(call, state)
             flag = _literal(call.args[0].value) if call.args else True
+            if flag is False:
+                self._freeze_looped_parameters(tensor, state)
             updated = replace(tensor, requires_grad=flag is not False, leaf=flag is not False)
             path = dotted_name(receiver_expr)
             if path:
@@ -1807,6 +1848,7 @@ class FunctionInterpreter:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         callee = self.flow.result(key)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
@@ -1982,6 +2024,7 @@ class FunctionInterpreter:
         self._numpy_out(keywords, call, state)
         params = positional[0] if positional else keywords.get("params")
         name = dotted_name(callee) or ""
+        self._transformed_modules(name, call, state)
         if (
             receiver is None
             and name.rsplit(".", 1)[-1][:1].isupper()
@@ -2268,6 +2311,17 @@ class FunctionInterpreter:
         if self._order is None:
             self._order = _StatementOrder(self.info.node)
         return self._order
+
+    def _transformed_modules(self, name: str, call: cst.Call, state: State) -> None:
+        """`quantize_(model, config)` (torchao): a function named like an in-place op transforms
+        the modules it is given, and may replace or freeze their parameters."""
+        if not name.endswith("_") or name.endswith("__"):
+            return
+        for arg in call.args:
+            path = dotted_name(arg.value)
+            value = state.env.get(path) if path else None
+            if isinstance(value, ModuleVal):
+                state.env[path] = replace(value, params_unknown=True)
 
     def _optional_parameters(self) -> frozenset[str]:
         """Parameters defaulting to None, True or False (`last_attended_idx=None`): a branch on
@@ -2717,6 +2771,10 @@ _CONTAINER_BASES = frozenset(
 
 # `x.type_as(y)`, `x.to(y)`: a tensor argument gives only a dtype and a device, no gradient path.
 _CONVERSION_METHODS = frozenset({"type_as", "to"})
+# Functions joining a sequence of tensors: their first argument is a list or tuple.
+_SEQUENCE_JOINS = frozenset(
+    {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
+)
 
 # Tensor methods that return a Python value (a number, a list, a size, a flag), never a tensor.
 _PYTHON_VALUE_METHODS = frozenset(
@@ -3030,8 +3088,8 @@ def _module_tensor(
     return TensorVal(
         fw=module.fw,
         storage=storage,
-        requires_grad=trainable,
-        leaf=trainable,
+        requires_grad=None if trainable and module.params_unknown else trainable,
+        leaf=trainable and not module.params_unknown,
         parameter=parameter,
         param_of=module.path,
         producer=producer,

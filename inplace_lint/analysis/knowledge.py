@@ -244,7 +244,8 @@ def resolve_overload(
     A composite overload (no formula of its own in derivatives.yaml: `torch.min(a, b)` is
     min.other, which calls `minimum`) contributes no saves: what the ops it calls save is not in
     the tables, and the merged facts of the other overloads (`min` of a whole tensor saves its
-    output) would be wrong for it.
+    output) would be wrong for it. The output counts as saved only when every fitting overload
+    saves it.
     """
     if (
         fw != "torch"
@@ -275,6 +276,8 @@ def resolve_overload(
         for param, condition in (entry.get("saves") or {}).items():
             key = rename.get(param, param)
             saves[key] = tuple(rename.get(c, c) for c in condition)
-    saves_output = any((entry.get("saves_outputs") or {}).get("0") == [] for entry in fitting)
+    # the output is saved only if every overload the call may mean saves it (`x.pow(gamma)` with
+    # `gamma=2.0` a Python float: Tensor_Scalar saves the input, Tensor_Tensor the output)
+    saves_output = all((entry.get("saves_outputs") or {}).get("0") == [] for entry in fitting)
     nondiff = tuple(sorted({i for e in fitting for i in e.get("nondiff_outputs", [])}))
     return _replace_facts(facts, saves=saves, saves_output=saves_output, nondiff_outputs=nondiff)

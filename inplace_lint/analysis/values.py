@@ -88,6 +88,9 @@ class ModuleVal:
     frozen: bool = False  # `.requires_grad_(False)` was called: its parameters do not require grad
     # its in-place write happens only when this holds (`nn.Dropout(p, inplace=True)`: "p > 0")
     write_condition: str | None = None
+    # handed to an unknown in-place transform (`quantize_(model, cfg)`): what its parameters
+    # are now (replaced, frozen) is not known
+    params_unknown: bool = False
 
     @property
     def key_root(self) -> str:
@@ -296,6 +299,11 @@ def _merge_values(vals: list[Value | None]) -> Value:
         )
     if present and all(isinstance(v, SeqVal) for v in present) and len(present) == len(vals):
         return max(present, key=lambda v: len(v.items))  # a list built in a loop: its fullest state
+    frozen = [v for v in present if isinstance(v, ModuleVal) and v.frozen]
+    if frozen:
+        # `for p in m.parameters(): p.requires_grad_(False)` froze it on the loop's path; the
+        # path that skips the loop runs only for a module without parameters
+        return frozen[0]
     if present and all(type(v) is type(present[0]) for v in present) and len(present) == len(vals):
         return present[0]
     return Unknown(frozenset().union(*(lineage_of(v) for v in present)) if present else frozenset())

@@ -96,6 +96,11 @@ class LeafInplace(Rule):
     )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        reported: set[tuple[int, str]] = set()  # (statement, storage)
         for write in analysis.writes:
             if leaf_write_kind(write) == "leaf":
+                key = (id(write.stmt), str(write.tensor.storage))
+                if write.stmt is not None and key in reported:
+                    continue  # `p.mul_(a).add_(b)`: the first write already raises
+                reported.add(key)
                 yield leaf_finding(self.code, analysis, write, "leaf")
