@@ -1221,6 +1221,10 @@ class FunctionInterpreter:
                 return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
             return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
         qual = self.imports.resolve(func)
+        if qual == "itertools.chain":
+            # `chain(G.parameters(), E.parameters())` handed to an optimizer (PyTorch-GAN)
+            positional, _ = self._args(call, state)
+            return SeqVal(tuple(positional))
         if qual is not None:
             return self.call_framework(qual, call, state)
         if isinstance(func, cst.Attribute):
@@ -1312,6 +1316,12 @@ class FunctionInterpreter:
                 producer=f"`{_code(self, call)}`",
                 producer_node=call,
             )
+        if qual in kb.MODULE_WRAPPERS:
+            positional, keywords = self._args(call, state)
+            module = positional[0] if positional else keywords.get("module")
+            if isinstance(module, ModuleVal):
+                return module  # `weight_norm(nn.Conv1d(...))`: the same module, reparametrised
+            return UNKNOWN
         if qual in kb.PARAMETER_CLASSES:
             positional, keywords = self._args(call, state)
             rg = _literal_kw(call, "requires_grad")
@@ -1974,7 +1984,11 @@ class FunctionInterpreter:
         for arg, value in zip([a for a in call.args if a.keyword is None], positional):
             if arg.star:  # `apply(f, outputs, *args)`: positions after it are not known
                 break
-            uses.append(isinstance(value, TensorVal) and self._used_after(arg.value))
+            uses.append(
+                isinstance(value, TensorVal)
+                and value.requires_grad is not False  # a frozen codebook: no graph to mislead
+                and self._used_after(arg.value)
+            )
         self.flow.apply_uses.setdefault(cls_name, []).append(tuple(uses))
         forward = self.flow.result(f"{cls_name}.forward")
         tensors = [v for v in positional if isinstance(v, TensorVal)]
@@ -2384,7 +2398,6 @@ class FunctionInterpreter:
                 or child.facts is None
                 or child.node is None
                 or previous.node is None
-                or child.write_condition  # a dropout whose rate is not known to be positive
             ):
                 continue
             call = child.facts.call
@@ -2401,6 +2414,7 @@ class FunctionInterpreter:
                         _code(self, child.node),
                         child.fw,
                         _inplace_keyword(child.node),
+                        child.write_condition,  # a dropout whose rate is not known: IPL203
                     )
                 )
 

@@ -121,3 +121,4 @@ class SequentialAdjacency:
     child_text: str
     fw: str
     keyword_node: cst.Arg | None  # the `inplace=True` argument, for the fix
+    condition: str | None = None  # the child writes only when this holds (dropout: "p > 0")

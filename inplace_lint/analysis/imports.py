@@ -51,10 +51,16 @@ class ImportTable:
         if node.relative or node.module is None:
             return
         base = _module_name(node.module)
-        if base.split(".")[0] not in FRAMEWORK_ROOTS or isinstance(node.names, cst.ImportStar):
+        if isinstance(node.names, cst.ImportStar):
+            return
+        # `from itertools import chain`: the analysis follows `chain(a.parameters(), ...)`
+        only = {"chain"} if base == "itertools" else None
+        if base.split(".")[0] not in FRAMEWORK_ROOTS and only is None:
             return
         for alias in node.names:
             name = _module_name(alias.name)
+            if only is not None and name not in only:
+                continue
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value

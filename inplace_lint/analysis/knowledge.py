@@ -46,6 +46,19 @@ BACKWARD_FUNCTIONS = frozenset(
 )
 FROM_NUMPY = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.asarray"})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# Reparametrisations that return the module they are given, which computes what it did (its
+# weight now derived from new parameters): weight / spectral normalisation, orthogonality.
+MODULE_WRAPPERS = frozenset(
+    {
+        "torch.nn.utils.weight_norm",
+        "torch.nn.utils.spectral_norm",
+        "torch.nn.utils.weight_norm.weight_norm",
+        "torch.nn.utils.spectral_norm.spectral_norm",
+        "torch.nn.utils.parametrizations.weight_norm",
+        "torch.nn.utils.parametrizations.spectral_norm",
+        "torch.nn.utils.parametrizations.orthogonal",
+    }
+)
 BUFFER_CLASSES = frozenset({"torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 PADDLE_CREATE_PARAMETER = frozenset({"paddle.create_parameter", "paddle.static.create_parameter"})
 PADDLE_NO_BUMP_METHODS = frozenset({"set_value", "copy_"})

@@ -120,8 +120,8 @@ class SavedTensorModified(Rule):
                 continue
             yield saved_tensor_finding(self.code, analysis, write, saves)
         for adjacent in analysis.adjacency:
-            if adjacent.fw != "torch":
-                continue
+            if adjacent.fw != "torch" or adjacent.condition:
+                continue  # a conditional write (dropout of unknown rate): IPL203
             message = (
                 f"`{adjacent.child_text}` overwrites the output of `{adjacent.previous_text}` (line "
                 f"{line_of(0)}), which that module saved for backward: {VERSION_ERROR}"

@@ -108,3 +108,14 @@ class ConditionalSavedTensorModified(Rule):
             related = [(f"{quote(s.op)} saved `{target}` here", s.node) for s in saves]
             fix = _fixes.out_of_place(analysis, write)
             yield Finding(self.code, write.node, message, related, fix, framework=write.fw)
+        for adjacent in analysis.adjacency:
+            if adjacent.fw != "torch" or not adjacent.condition:
+                continue
+            message = (
+                f"`{adjacent.child_text}` overwrites the output of `{adjacent.previous_text}` (line "
+                f"{line_of(0)}), which that module saved for backward: when "
+                f"`{adjacent.condition}` holds, backward raises {VERSION_ERROR}. Pass "
+                "`inplace=False`."
+            )
+            related = [(f"`{adjacent.previous_text}` saves its output", adjacent.previous_node)]
+            yield Finding(self.code, adjacent.node, message, related, framework=adjacent.fw)
