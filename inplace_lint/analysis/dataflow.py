@@ -2276,10 +2276,14 @@ class FunctionInterpreter:
             facts = None
         else:
             facts = kb.resolve_overload(tensor.fw, facts, _kinds([left, right]), frozenset())
-        if tensor.fw == "paddle" and not (
-            isinstance(left, TensorVal) and isinstance(right, TensorVal)
+        if (
+            tensor.fw == "paddle"
+            and op != "**"
+            and not (isinstance(left, TensorVal) and isinstance(right, TensorVal))
         ):
-            facts = None  # a Python scalar operand: paddle runs `scale`, which saves no tensor
+            # a Python scalar operand: paddle runs `scale`, which saves no tensor (but `x ** 2`
+            # runs `pow`, which saves `x`: measured under paddle 3.3)
+            facts = None
         text = _operation_text(node, op) if isinstance(node, cst.BinaryOperation) else None
         if text is None:
             text = f"`{_short(self, node)}`"
@@ -2505,6 +2509,22 @@ class FunctionInterpreter:
                 return Unknown()
             if all(isinstance(i, TensorVal) for i in iterable.items):
                 return first
+        if isinstance(iterable, TensorVal) and iterable.known and _iterates_directly(expr):
+            # iterating a tensor (`for row in X`, `enumerate(X)`) unbinds it: its rows are views
+            # of one multi-output op, which autograd forbids writing in place when it requires
+            # grad. Only for a name the code iterates itself: a call (`d.items()`, `zip(...)`)
+            # may well be a sequence the analysis took for a tensor
+            return replace(
+                iterable,
+                view="multi",
+                multi_base_requires_grad=iterable.requires_grad,
+                view_of_leaf=iterable.leaf or iterable.view_of_leaf,
+                leaf=False,
+                producer=f"iterating over `{_code(self, expr)}`"
+                if expr is not None
+                else "iteration",
+                producer_node=expr,
+            )
         if isinstance(iterable, TensorVal):
             return self._view_of(iterable, expr, State(), "iteration")
         if isinstance(iterable, ModuleVal) and iterable.children:
@@ -2984,6 +3004,13 @@ class _StatementOrder:
                         self._block(extra.body, loop)
             elif kind not in (cst.FunctionDef, cst.ClassDef):
                 self._unit(stmt, [stmt], set(), loop)
+
+
+def _iterates_directly(expr) -> bool:
+    """`for row in X` / `for i, row in enumerate(X)` with `X` a name or attribute."""
+    if type(expr) is cst.Call and dotted_name(expr.func) == "enumerate" and expr.args:
+        expr = expr.args[0].value
+    return type(expr) in (cst.Name, cst.Attribute)
 
 
 def _names_in(node) -> set[str]:
