@@ -1121,6 +1121,10 @@ class FunctionInterpreter:
                 )
             return UNKNOWN
         facts = module.facts
+        if _RECURRENT_PARAMETER.fullmatch(attr) and facts is not None and facts.has_parameters:
+            # nn.LSTM's `weight_ih_l0`, `bias_hh_l1_reverse`: parameters, like `weight`
+            producer = f"the parameter `{path or attr}`"
+            return _module_tensor(module, module.params_storage_key, producer)
         if attr in ("weight", "bias") and (module.has_parameters or facts is not None):
             if facts is not None and not getattr(facts, "has_parameters", False):
                 return UNKNOWN
@@ -2805,6 +2809,8 @@ _CONTAINER_BASES = frozenset(
 
 # `x.type_as(y)`, `x.to(y)`: a tensor argument gives only a dtype and a device, no gradient path.
 _CONVERSION_METHODS = frozenset({"type_as", "to"})
+# The parameters of nn.RNN / nn.GRU / nn.LSTM / nn.LSTMCell (torch/nn/modules/rnn.py names them).
+_RECURRENT_PARAMETER = re.compile(r"(?:weight|bias)_(?:ih|hh|hr)(?:_l\d+(?:_reverse)?)?")
 # Functions joining a sequence of tensors: their first argument is a list or tuple.
 _SEQUENCE_JOINS = frozenset(
     {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
