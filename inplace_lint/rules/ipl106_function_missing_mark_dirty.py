@@ -17,6 +17,11 @@ class FunctionMissingMarkDirty(Rule):
     Autograd does not know the input changed; the graph and anything that saved the input keep
     using it as if unchanged, and gradients come out wrong.
 
+    It is reported only where that can matter: when this module calls the Function's `apply`
+    (directly or through an alias such as `sparsemax = SparsemaxFunction.apply`), some call must
+    pass a tensor that may require grad and that the caller may read after the call. A parameter
+    defaulting to `None` (an `out=` buffer), a list or a dict is not such an input.
+
     ## Use instead
     Call `ctx.mark_dirty(x)` and return `x`, or compute out of place.
     """
