@@ -612,6 +612,11 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
         deps.append(cls)  # its kind (module? autograd.Function?) matters wherever it is named
         if calls_instances and cls.name in unit.scan.read_names:
             deps += _methods_named(cls, entry)  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
+        if cls.name in unit.scan.read_names:
+            # `m = M(); m.lin.weight.add_(1)`: what `__init__` made, read from outside
+            for owner in module.lineage(cls):
+                if any(not targets.isdisjoint(unit.attrs) for targets, _, _ in owner.assigns):
+                    deps += owner.init
     if unit.owner is None:
         return deps
     deps += _methods_named(unit.owner, unit.attrs)  # self.m()

@@ -198,6 +198,39 @@ CASES = {
         """,
         "return torch.sigmoid(x)",
     ),
+    "an instance's attribute that __init__ built, read outside the class": (
+        """
+        class Holder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+        def edit():
+            m = Holder()
+            m.lin.weight.add_(1.0)  # a leaf written with grad on
+        """,
+        "self.lin = nn.Linear(4, 4)",
+    ),
+    "a module-level alias of a Function's apply: its callers decide IPL106": (
+        """
+        class Shift(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x -= x.max()
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        shift = Shift.apply
+
+        class Layer(nn.Module):
+            def forward(self, x):
+                return shift(x)  # x is not read again: no IPL106
+        """,
+        "return shift(x)",
+    ),
 }
 
 
