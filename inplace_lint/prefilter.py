@@ -269,7 +269,12 @@ class _Module:
             self.units.append(method)
             if inner.name == "__init__":
                 for node in _statements(inner):
-                    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    if isinstance(node, ast.Expr) and _extends_attribute(node.value):
+                        # `self.body.add_module("b1", Block())`: builds `self.body` too
+                        targets = frozenset({node.value.func.value.attr})
+                        found = _scan([node])
+                        cls.assigns.append((targets, found.seed, frozenset(found.names)))
+                    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                         targets = frozenset(_target_names(node))
                         if not targets:  # `x = ...`: binds no attribute, nothing to record
                             continue
@@ -352,6 +357,17 @@ def _last_name(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
     return ""
+
+
+def _extends_attribute(value: ast.AST) -> bool:
+    """`self.x.add_module(...)` / `self.x.append(...)`: a call on an attribute of `self`."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and isinstance(value.func.value, ast.Attribute)
+        and isinstance(value.func.value.value, ast.Name)
+        and value.func.value.value.id == "self"
+    )
 
 
 def _target_names(node: ast.AST) -> set[str]:

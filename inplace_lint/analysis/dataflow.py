@@ -1645,6 +1645,24 @@ class FunctionInterpreter:
                     )
                 state.env[f"self.{name}"] = tensor
             return UNKNOWN
+        if method in ("add_module", "append") and getattr(module.facts, "container", False):
+            # `self.body = nn.Sequential(); self.body.add_module("block1", D())`: a child at the
+            # end of the chain
+            positional, keywords = self._args(call, state)
+            child = positional[-1] if positional else keywords.get("module")
+            path = dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
+            if path and state.env.get(path) is module:
+                if not isinstance(child, ModuleVal):
+                    child = ModuleVal("<unknown>", fw=module.fw, uid=f"m{new_id()}")
+                children = (*module.children, child)
+                if len(children) > 1:
+                    self._check_adjacency(children[-2:])
+                state.env[path] = replace(
+                    module,
+                    children=children,
+                    has_parameters=any(c.has_parameters for c in children),
+                )
+            return UNKNOWN
         if module.local_class and module.path == "self":
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:

@@ -211,6 +211,29 @@ CASES = {
         """,
         "self.lin = nn.Linear(4, 4)",
     ),
+    "a container filled with add_module in __init__, called in forward": (
+        """
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.act = nn.ReLU(inplace=True)
+
+            def forward(self, x):
+                return self.act(x)
+
+        class Unit(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.skip = nn.Conv2d(2, 2, 1)
+                self.body = nn.Sequential()
+                self.body.add_module("b1", Block())
+
+            def forward(self, x):
+                identity = self.skip(x)
+                return self.body(x) + identity  # the block writes x, saved by skip
+        """,
+        "return self.body(x) + identity",
+    ),
     "a module-level alias of a Function's apply: its callers decide IPL106": (
         """
         class Shift(torch.autograd.Function):
