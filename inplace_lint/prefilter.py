@@ -220,14 +220,18 @@ class _Module:
         self._collect(tree.body, top_nodes, depth=0)
         self.top.scan = _scan(top_nodes)
         self.top.seed = self.top.scan.seed
-        # `sparsemax = SparsemaxFunction.apply`: module-level names bound from others, so that
-        # calls through the alias count as uses of what it names
-        self.aliases: list[tuple[frozenset[str], frozenset[str]]] = [
+        self.top_nodes = top_nodes
+
+    def aliases(self) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """`sparsemax = SparsemaxFunction.apply`: module-level names bound from others, so that
+        calls through the alias count as uses of what it names (built only for files with a
+        seed: the only ones that ask)."""
+        return [
             (
                 frozenset(t.id for t in node.targets if isinstance(t, ast.Name)),
                 frozenset(n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)),
             )
-            for node in top_nodes
+            for node in self.top_nodes
             if isinstance(node, ast.Assign)
         ]
 
@@ -557,6 +561,7 @@ _CANDIDATE_TESTS = {
 
 def _writers(module: _Module) -> set[_Unit]:
     writers = {u for u in module.units if u.seed}
+    aliases = module.aliases()
     while True:
         hot: set[str] = set()  # writing functions; local modules whose forward writes
         hot_methods: list[_Unit] = []
@@ -567,7 +572,7 @@ def _writers(module: _Module) -> set[_Unit]:
                 hot_methods.append(unit)
                 if unit.name in MODULE_ENTRY_METHODS:
                     hot.add(unit.owner.name)
-        for targets, names in module.aliases:
+        for targets, names in aliases:
             if not names.isdisjoint(hot):
                 hot |= targets
         hot_attributes = {  # `self.x = <in-place syntax, or a writing function or module>`

@@ -316,6 +316,7 @@ class FunctionInterpreter:
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self._order: _StatementOrder | None = None  # built on demand (_used_after)
+        self._optional: frozenset[str] | None = None  # built on demand (_optional_parameters)
         self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
 
     # ---------------------------------------------------------------- setup
@@ -1650,7 +1651,7 @@ class FunctionInterpreter:
             # end of the chain
             positional, keywords = self._args(call, state)
             child = positional[-1] if positional else keywords.get("module")
-            path = dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
+            path = _receiver_path(call)
             if path and state.env.get(path) is module:
                 if not isinstance(child, ModuleVal):
                     child = ModuleVal("<unknown>", fw=module.fw, uid=f"m{new_id()}")
@@ -1685,9 +1686,7 @@ class FunctionInterpreter:
                     # `nn.Conv2d(...).requires_grad_(False)` (yolov5's fused conv): its
                     # parameters are no longer leaves that require grad
                     module = replace(module, frozen=not flag)
-                    path = (
-                        dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
-                    )
+                    path = _receiver_path(call)
                     if path and isinstance(state.env.get(path), ModuleVal):
                         state.env[path] = module
             return module
@@ -2365,15 +2364,16 @@ class FunctionInterpreter:
 
     def _optional_parameters(self) -> frozenset[str]:
         """Parameters defaulting to None, True or False (`last_attended_idx=None`): a branch on
-        them depends on how the function is called."""
-        params = self.info.node.params
-        return frozenset(
-            p.name.value
-            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-            if p.default is not None
-            and _literal(p.default) in (None, True, False)
-            and type(p.default) is cst.Name
-        )
+        them depends on how the function is called. Computed once per function (every `if`
+        asks)."""
+        if self._optional is None:
+            params = self.info.node.params
+            self._optional = frozenset(
+                p.name.value
+                for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                if type(p.default) is cst.Name and p.default.value in ("None", "True", "False")
+            )
+        return self._optional
 
     def _parameter_default(self, expr) -> object:
         """The literal default of the function's parameter that ``expr`` names, else _NOT_LITERAL."""
@@ -2932,6 +2932,11 @@ def _literal_kw(call: cst.Call, name: str) -> object:
         if arg.keyword is not None and arg.keyword.value == name:
             return _literal(arg.value)
     return None
+
+
+def _receiver_path(call: cst.Call) -> str | None:
+    """`self.body` for `self.body.add_module(...)`: the dotted name a method is called on."""
+    return dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
 
 
 def _positional_flag(call: cst.Call, params: tuple[str, ...], name: str) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from inplace_lint.analysis.events import Write
+from inplace_lint.analysis.events import SequentialAdjacency, Write
 from inplace_lint.analysis.findings import Finding, FixPlan
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.analysis.values import PARAMETER_LOOP_PRODUCER
@@ -122,10 +122,7 @@ class SavedTensorModified(Rule):
         for adjacent in analysis.adjacency:
             if adjacent.fw != "torch" or adjacent.condition:
                 continue  # a conditional write (dropout of unknown rate): IPL203
-            message = (
-                f"`{adjacent.child_text}` overwrites the output of `{adjacent.previous_text}` (line "
-                f"{line_of(0)}), which that module saved for backward: {VERSION_ERROR}"
-            )
+            message = adjacency_message(adjacent)
             fix = None
             if adjacent.keyword_node is not None:
                 import libcst as cst
@@ -140,6 +137,19 @@ class SavedTensorModified(Rule):
                 [(f"`{adjacent.previous_text}` saves its output", adjacent.previous_node)],
                 fix,
             )
+
+
+def adjacency_message(adjacent: SequentialAdjacency) -> str:
+    """An in-place child right after a module that saves its output; IPL203 says when
+    (``adjacent.condition``), IPL001 that it always raises."""
+    head = (
+        f"`{adjacent.child_text}` overwrites the output of `{adjacent.previous_text}` (line "
+        f"{line_of(0)}), which that module saved for backward: "
+    )
+    if adjacent.condition is None:
+        return head + VERSION_ERROR
+    when = f"when `{adjacent.condition}` holds, backward raises {VERSION_ERROR}"
+    return f"{head}{when}. Pass `inplace=False`."
 
 
 def runs_without_grad(write: Write) -> bool:

@@ -9,6 +9,7 @@ from inplace_lint.rules import _fixes
 from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl001_saved_tensor_modified import (
+    adjacency_message,
     is_leaf_error,
     runs_without_grad,
     version_checked_saves,
@@ -111,11 +112,6 @@ class ConditionalSavedTensorModified(Rule):
         for adjacent in analysis.adjacency:
             if adjacent.fw != "torch" or not adjacent.condition:
                 continue
-            message = (
-                f"`{adjacent.child_text}` overwrites the output of `{adjacent.previous_text}` (line "
-                f"{line_of(0)}), which that module saved for backward: when "
-                f"`{adjacent.condition}` holds, backward raises {VERSION_ERROR}. Pass "
-                "`inplace=False`."
-            )
             related = [(f"`{adjacent.previous_text}` saves its output", adjacent.previous_node)]
+            message = adjacency_message(adjacent)
             yield Finding(self.code, adjacent.node, message, related, framework=adjacent.fw)
