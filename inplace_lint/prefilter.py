@@ -120,7 +120,7 @@ def plan(text: str) -> Plan:
     if tree is None:
         return Plan("full", reason="does not parse with ast")
     try:
-        module = _Module(tree)
+        module = _Module(tree, local_names=":=" not in text)
     except RecursionError:
         return Plan("full", reason="too deep for the triage")
     if not any(u.seed for u in module.units):
@@ -211,7 +211,10 @@ class _Unit:
 
 
 class _Module:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, local_names: bool = False) -> None:
+        # ``local_names``: the text holds no `:=`, so a function binds names only in statements
+        # (see ``_plain_values``); without it no write is excused as a number's or a container's
+        self.local_names = local_names
         self.top = _Unit("module", "<module>")
         self.units: list[_Unit] = [self.top]
         self.functions: dict[str, list[_Unit]] = {}
@@ -240,7 +243,7 @@ class _Module:
         for stmt in body:
             if isinstance(stmt, _DEFS):
                 unit = _Unit("function", stmt.name, stmt)
-                unit.scan = _scan([stmt])
+                unit.scan = _scan([stmt], local=self.local_names)
                 unit.seed = unit.scan.seed
                 self.units.append(unit)
                 self.functions.setdefault(stmt.name, []).append(unit)
@@ -267,7 +270,7 @@ class _Module:
                 cls.body.append(inner)
                 continue
             method = _Unit("method", inner.name, inner, owner=cls)
-            method.scan = _scan([inner])
+            method.scan = _scan([inner], local=self.local_names)
             method.seed = method.scan.seed or autograd_function
             cls.methods.setdefault(inner.name, []).append(method)
             self.units.append(method)
@@ -396,8 +399,12 @@ def _target_names(node: ast.AST) -> set[str]:
 _TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
 
 
-def _scan(nodes: list[ast.AST]) -> _Scan:
+def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
+    """Names and candidates of ``nodes``. ``local``: the nodes are a function's (a name assigned
+    in them is that function's own), so a write into a name that is only ever a number or a
+    container there is no candidate (``_plain_values``)."""
     seed = False
+    conditions: list[tuple[str, str]] = []  # (name, "number" | "container")
     names: set[str] = set()
     attrs: set[str] = set()
     read_names: set[str] = set()
@@ -455,8 +462,12 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
                 continue
         elif not seed:
             test = for_candidates.get(kind)
-            if test is not None and test(node):
-                seed = True
+            if test is not None:
+                found = test(node)
+                if found is True:
+                    seed = True
+                elif found:  # holds only if a name is a number or a container (below)
+                    conditions.extend(found)
         if kind is ast.AugAssign:
             read_attrs.update(_target_names(node))
         fields = child_fields.get(kind)
@@ -476,6 +487,8 @@ def _scan(nodes: list[ast.AST]) -> _Scan:
                 names.add(sub.id)
             elif type(sub) is Attribute:
                 attrs.add(sub.attr)
+    if conditions and not seed:
+        seed = not (local and _plain_values(nodes, conditions))
     return _Scan(seed, names, attrs, read_names, read_attrs, called, bound)
 
 
@@ -526,7 +539,7 @@ def _string_key(node: ast.AST) -> bool:
     )
 
 
-def _aug_candidate(node: ast.AugAssign) -> bool:
+def _aug_candidate(node: ast.AugAssign) -> bool | tuple[tuple[str, str], ...]:
     # `acc += (x,)` / `acc += [x]`: a tensor raises TypeError on a tuple or list operand, so the
     # target is a sequence; `s += "..."` is a string.
     value = node.value
@@ -534,12 +547,135 @@ def _aug_candidate(node: ast.AugAssign) -> bool:
         return False
     if isinstance(value, ast.Constant) and isinstance(value.value, (str, bytes)):
         return False
-    return not (isinstance(node.target, ast.Subscript) and _string_key(node.target.slice))
+    target = node.target
+    if type(target) is ast.Name:
+        # `step += 1` on a counter; `outputs += more` on a list: no tensor is written
+        return ((target.id, "number" if _number(value) else "container"),)
+    return not (isinstance(target, ast.Subscript) and _string_key(target.slice))
 
+
+def _assign_candidate(node: ast.Assign) -> bool | tuple[tuple[str, str], ...]:
+    """A target writing into an object; `d[k] = v` holds only if `d` can be a tensor."""
+    conditions: list[tuple[str, str]] = []
+    for target in node.targets:
+        if type(target) is ast.Subscript and type(target.value) is ast.Name:
+            if not _string_key(target.slice):
+                conditions.append((target.value.id, "container"))
+        elif _writes_target(target):
+            return True
+    return tuple(conditions) or False
+
+
+def _number(node: ast.AST) -> bool:
+    """An int, float or bool literal (`0`, `-1`, `0.5`, `True`)."""
+    if type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
+        node = node.operand
+    return type(node) is ast.Constant and type(node.value) in (int, float, bool)
+
+
+_CONTAINER_CALLS = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict", "Counter"})
+
+
+def _container(node: ast.AST) -> bool:
+    """A new list, dict or set: `{}`, `[]`, comprehensions, `dict(...)`, `[None] * n`."""
+    kind = type(node)
+    if kind in (ast.Dict, ast.DictComp, ast.List, ast.ListComp, ast.Set, ast.SetComp):
+        return True
+    if kind is ast.Call:
+        return _last_name(node.func) in _CONTAINER_CALLS
+    return kind is ast.BinOp and type(node.op) is ast.Mult and type(node.left) is ast.List
+
+
+def _plain_values(nodes: list[ast.AST], conditions: list[tuple[str, str]]) -> bool:
+    """Whether, in a function (``nodes``: its definition), every name of ``conditions`` is only
+    ever bound to what its condition asks: "number" — `n = 0` and `n += 1` (literals only);
+    "container" — `d = {}`, `d = []`, `d = dict(...)` and `d += ...` (a list stays a list). Any
+    other binding of the name (a parameter, a loop or `with` target, an unpacking, `global`, an
+    import ...), or none at all, and the write may be a tensor's: the unit stays a seed. Python
+    makes a name assigned in a function local to it, so no binding elsewhere reaches these. Only
+    statements bind a function's names when the text holds no `:=` (the caller's condition):
+    comprehensions and lambdas bind in scopes of their own. A nested def or class is a scope of
+    its own too, where the same name is another variable: such a function is left a seed."""
+    wanted: dict[str, set[str]] = {}
+    for name, kind in conditions:
+        wanted.setdefault(name, set()).add(kind)
+    seen: dict[str, set[str]] = {name: set() for name in wanted}
+
+    def other(target: ast.AST | None) -> None:
+        for node in ast.walk(target) if target is not None else ():
+            if type(node) is ast.Name and type(node.ctx) is not ast.Load and node.id in seen:
+                seen[node.id].add("other")
+
+    def bound(name: str | None) -> None:
+        if name in seen:
+            seen[name].add("other")
+
+    def arguments(args: ast.arguments) -> None:
+        for arg in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg):
+            if arg is not None:
+                bound(arg.arg)
+
+    for root in nodes:
+        if isinstance(root, _DEFS):
+            arguments(root.args)
+        for stmt in _statements(root):
+            kind = type(stmt)
+            if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign:
+                value = stmt.value
+                for target in stmt.targets if kind is ast.Assign else [stmt.target]:
+                    if type(target) is not ast.Name:
+                        other(target)
+                    elif target.id not in seen:
+                        continue
+                    elif kind is ast.AugAssign:
+                        seen[target.id].add("aug-number" if _number(value) else "aug")
+                    elif value is None:  # `x: Tensor`: an annotation binds nothing
+                        continue
+                    elif _number(value):
+                        seen[target.id].add("number")
+                    else:
+                        seen[target.id].add("container" if _container(value) else "other")
+            elif kind is ast.For or kind is ast.AsyncFor:
+                other(stmt.target)
+            elif kind is ast.With or kind is ast.AsyncWith:
+                for item in stmt.items:
+                    other(item.optional_vars)
+            elif kind in _DEFS or kind is ast.ClassDef:
+                return False  # a scope of its own: names there are not the function's
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                for alias in stmt.names:
+                    bound(alias.asname or alias.name.split(".")[0])
+            elif kind is ast.Global or kind is ast.Nonlocal:
+                for name in stmt.names:
+                    bound(name)
+            elif kind is ast.Delete:
+                for target in stmt.targets:
+                    other(target)
+            elif kind in _TRY_STATEMENTS:
+                for handler in stmt.handlers:
+                    bound(handler.name)
+            elif kind not in _NON_BINDING_STATEMENTS:
+                return False  # `match` captures, `type X = ...`: not worth following
+    for name, kinds in wanted.items():
+        found = seen[name]
+        if "number" in kinds and not ("number" in found and found <= _NUMBER_BINDINGS):
+            return False
+        if "container" in kinds and not ("container" in found and found <= _CONTAINER_BINDINGS):
+            return False
+    return True
+
+
+_TRY_STATEMENTS = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
+_NON_BINDING_STATEMENTS = frozenset(
+    {ast.Expr, ast.Return, ast.If, ast.While, ast.Pass, ast.Break, ast.Continue, ast.Raise}
+    | {ast.Assert}
+)
+_NUMBER_BINDINGS = frozenset({"number", "aug-number"})
+_CONTAINER_BINDINGS = frozenset({"container", "aug", "aug-number"})
 
 _CANDIDATE_TESTS = {
     ast.AugAssign: _aug_candidate,
-    ast.Assign: lambda n: any(_writes_target(t) for t in n.targets),
+    ast.Assign: _assign_candidate,
     ast.AnnAssign: lambda n: n.value is not None and _writes_target(n.target),
     ast.For: lambda n: _writes_target(n.target),
     ast.AsyncFor: lambda n: _writes_target(n.target),

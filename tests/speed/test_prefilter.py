@@ -130,6 +130,22 @@ def _kept(text: str, snippet: str) -> bool:
 
 
 CASES = {
+    "helper writes into its argument by item; a local dict beside it is no candidate": (
+        """
+        def fill(buf, h):
+            names = {}
+            names["first"] = 0
+            buf[:, 0] = h
+
+        def train():
+            w = torch.randn(3, 3, requires_grad=True)
+            buf = torch.zeros(3, 3)
+            y = w * buf
+            fill(buf, torch.ones(3))
+            y.sum().backward()
+        """,
+        "fill(buf, torch.ones(3))",
+    ),
     "helper writes its argument; the caller has no in-place syntax": (
         """
         def scale(t):
@@ -349,6 +365,44 @@ def test_not_candidates() -> None:
         "import torch\n\ndef f():\n    m = torch.nn.Dropout(0.1)\n",
     ]:
         assert prefilter.plan(text).kind == "skip", text
+
+
+def test_writes_into_numbers_and_containers_are_not_candidates() -> None:
+    """A name a function only ever binds to a number literal (`n = 0`, `n += 1`) or to a new
+    list, dict or set (`d = {}`, `d[k] = v`, `d += more`) is no tensor: writing into it is no
+    candidate."""
+    for body in [
+        "n = 0\n    n += 1\n    n -= 2.5",
+        "d = {}\n    d[x] = y",
+        "d = dict()\n    d[x] = y\n    out = []\n    out += y\n    out[0] = x",
+        "d = [None] * 3\n    d[1] = x\n    e: dict = {}\n    e[x] = y",
+        "s = {x for x in y}\n    t: torch.Tensor\n    m = {k: v for k, v in y}\n    m[x] = y",
+    ]:
+        text = f"import torch\n\ndef f(x, y):\n    {body}\n"
+        assert prefilter.plan(text).kind == "skip", body
+
+
+def test_writes_into_names_that_may_be_tensors_stay_candidates() -> None:
+    for body in [
+        "d = {}\n    d = torch.zeros(3)\n    d[x] = y",  # rebound to a tensor
+        "d = x\n    d[0] = y",  # an alias of an argument
+        "x = []\n    x[0] = y",  # also a parameter
+        "total = 0\n    total += x\n    total += 1",  # a tensor after `+= x`
+        "n = 0\n    n += x",  # the same
+        "d = {}\n    for d in y:\n        d[0] = x",  # a loop target
+        "d = {}\n    with x as d:\n        d[0] = y",  # a `with` target
+        "d = {}\n    a, d = y\n    d[0] = x",  # an unpacking
+        "d = {}\n    del d\n    d[0] = x",  # then a global
+        "global d\n    d = {}\n    d[0] = x",  # a module's name, bound elsewhere too
+        "d[0] = x",  # bound outside the function
+        "d = {}\n    def g(d):\n        d[0] = x",  # another `d` in another scope
+        "d = {}\n    try:\n        pass\n    except E as d:\n        d[0] = x",
+        "d = {}\n    import d\n    d[0] = x",
+        "d = {}\n    [d := y]\n    d[0] = x",  # the walrus binds in the function
+    ]:
+        text = f"import torch\n\ndef f(x, y):\n    {body}\n"
+        assert prefilter.plan(text).kind != "skip", body
+        _same_as_full(text)
 
 
 def test_candidates() -> None:
