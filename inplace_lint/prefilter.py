@@ -770,10 +770,7 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
         if calls_instances and cls.name in unit.scan.read_names:
             deps += _methods_named(cls, entry)  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
         if cls.name in unit.scan.read_names:
-            # `m = M(); m.lin.weight.add_(1)`: what `__init__` made, read from outside
-            for owner in module.lineage(cls):
-                if any(not targets.isdisjoint(unit.attrs) for targets, _, _ in owner.assigns):
-                    deps += owner.init
+            deps += _inits_read_through(cls, unit.attrs, module)
     if unit.owner is None:
         return deps
     deps += _methods_named(unit.owner, unit.attrs)  # self.m()
@@ -786,6 +783,27 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
                     deps.append(built)
                     deps += _methods_named(built, entry)
     return deps
+
+
+def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_Unit]:
+    """`m = M(); m.enc.layer[0].dense.weight.add_(1)`: the `__init__` of every class whose
+    attributes the chain reads (``attrs``, the reading unit's), following the classes each such
+    `__init__` names (`self.enc = Enc()`, then Enc's `self.layer = nn.ModuleList([...])`)."""
+    found: list[_Unit] = []
+    seen: set[int] = set()
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        for owner in module.lineage(current):
+            if any(not targets.isdisjoint(attrs) for targets, _, _ in owner.assigns):
+                found += owner.init
+                for targets, _, names in owner.assigns:
+                    if not targets.isdisjoint(attrs):
+                        todo += module.named(module.classes, set(names))
+    return found
 
 
 def _methods_named(cls: _Unit, names: set[str]) -> list[_Unit]:

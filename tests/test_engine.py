@@ -228,3 +228,13 @@ def test_children_exprs_reads_the_operands_libcst_children_holds() -> None:
         expr = cst.parse_expression(source)
         got, want = _children_exprs(expr), reference(expr)
         assert len(got) == len(want) and all(g is w for g, w in zip(got, want)), source
+
+
+def test_differing_literals_merge_to_unknown() -> None:
+    """`flag = True` / `if c: flag = False`: after the `if` either literal may hold, so a later
+    `if flag:` runs both branches; equal literals stay known."""
+    from inplace_lint.analysis.values import ConstVal, Unknown, _merge_values
+
+    assert isinstance(_merge_values([ConstVal(False), ConstVal(True)]), Unknown)
+    assert isinstance(_merge_values([ConstVal("relu"), ConstVal("gelu")]), Unknown)
+    assert _merge_values([ConstVal("relu"), ConstVal("relu")]) == ConstVal("relu")

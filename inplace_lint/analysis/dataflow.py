@@ -199,9 +199,10 @@ class ModuleDataflow:
             )
         }
 
-    def specialized(self, key: str, entry: tuple) -> FunctionResult | None:
-        """The function analysed again with what a caller knows about its arguments."""
-        memo = (key, entry)
+    def specialized(self, key: str, entry: tuple, self_entry: tuple = ()) -> FunctionResult | None:
+        """The function analysed again with what a caller knows about its arguments (and, for a
+        method, what its instance's constructor was given: ``ModuleVal.init_entry``)."""
+        memo = (key, entry, self_entry) if self_entry else (key, entry)
         if memo in self.specializations:
             return self.specializations[memo]
         if memo in self._in_progress or len(self.specializations) > MAX_SPECIALIZATIONS:
@@ -211,7 +212,9 @@ class ModuleDataflow:
             return None
         self._in_progress.add(memo)
         try:
-            result = FunctionInterpreter(self, info, entry).run()
+            if self_entry and info.cls is not None and info.node.name.value != "__init__":
+                self.init_attributes(info.cls, self_entry)
+            result = FunctionInterpreter(self, info, entry, self_entry).run()
         finally:
             self._in_progress.discard(memo)
         self.specializations[memo] = result
@@ -235,22 +238,40 @@ class ModuleDataflow:
         self.results[key] = result
         return result
 
-    def init_attributes(self, cls: ClassInfo) -> dict[str, Value]:
-        """`self.*` facts established by `__init__` (modules, parameters, buffers), inherited too."""
-        if cls.name in self.class_attributes:
-            return self.class_attributes[cls.name]
-        self.class_attributes[cls.name] = {}
+    def init_attributes(self, cls: ClassInfo, init_entry: tuple = ()) -> dict[str, Value]:
+        """`self.*` facts established by `__init__` (modules, parameters, buffers), inherited too;
+        with ``init_entry``, by `__init__` given those literal arguments."""
+        if init_entry and isinstance(init_entry[0], _InitState):
+            # a method `__init__` calls: what `__init__` had set up when it called it
+            attrs = {}
+            for base in cls.base_names:
+                base_cls = self.index.classes.get(base)
+                if base_cls is not None and base_cls is not cls:
+                    attrs.update(self.init_attributes(base_cls))
+            attrs.update(init_entry[0].attrs)
+            return attrs
+        memo = (cls.name, init_entry) if init_entry else cls.name
+        if memo in self.class_attributes:
+            return self.class_attributes[memo]
+        init_key = f"{cls.name}.__init__"
+        if (init_key, init_entry) in self._in_progress or (
+            not init_entry and init_key in self._in_progress
+        ):
+            # asked while `__init__` itself runs: not known yet, and not to be remembered so
+            return {}
+        self.class_attributes[memo] = {}
         attrs: dict[str, Value] = {}
         for base in cls.base_names:
             base_cls = self.index.classes.get(base)
             if base_cls is not None and base_cls is not cls:
                 attrs.update(self.init_attributes(base_cls))
-        init_key = f"{cls.name}.__init__"
         if init_key in self.index.functions:
-            result = self.result(init_key)
+            result = self.specialized(init_key, init_entry) if init_entry else None
+            if result is None:
+                result = self.result(init_key)
             if result is not None:
                 attrs.update(result.self_attributes)
-        self.class_attributes[cls.name] = attrs
+        self.class_attributes[memo] = attrs
         return attrs
 
     def _apply_caller_guards(self) -> None:
@@ -287,9 +308,20 @@ class ModuleDataflow:
 # The interpreter
 
 
+@dataclass(frozen=True, eq=False)
+class _InitState:
+    """The `self.*` values `__init__` has bound when it calls one of its class's methods: that
+    call's view of the instance (compared by identity: one per call analysed)."""
+
+    attrs: dict
+
+
 class FunctionInterpreter:
-    def __init__(self, flow: ModuleDataflow, info: FunctionInfo, entry: tuple = ()) -> None:
+    def __init__(
+        self, flow: ModuleDataflow, info: FunctionInfo, entry: tuple = (), self_entry: tuple = ()
+    ) -> None:
         self.entry = entry  # per positional parameter: what the caller passes (see _entry_value)
+        self.self_entry = self_entry  # a method's: its instance's ModuleVal.init_entry
         self.flow = flow
         self.info = info
         self.index = flow.index
@@ -431,9 +463,11 @@ class FunctionInterpreter:
     def _bind_self(self, state: State) -> None:
         cls = self.info.cls
         assert cls is not None
-        state.env["self"] = ModuleVal("self", local_class=cls.name, fw=self.fw)
+        state.env["self"] = ModuleVal(
+            "self", local_class=cls.name, fw=self.fw, init_entry=self.self_entry
+        )
         if self.info.node.name.value != "__init__":
-            state.env.update(self.flow.init_attributes(cls))
+            state.env.update(self.flow.init_attributes(cls, self.self_entry))
 
     # ---------------------------------------------------------------- statements
     def exec_block(self, body: list | tuple, state: State) -> State:
@@ -478,7 +512,10 @@ class FunctionInterpreter:
             finally:
                 if configuration:
                     self.conditions.pop()
-            return merge_states([then, other])
+            merged = merge_states([then, other])
+            if configuration:
+                _mark_one_sided_saves(merged, then, other, _code(self, stmt.test))
+            return merged
         if kind is cst.For or kind is cst.While:
             return self.exec_loop(stmt, state)
         if kind is cst.With:
@@ -789,8 +826,12 @@ class FunctionInterpreter:
         augmented: bool,
     ) -> None:
         how = "aug-setitem" if augmented else "setitem"
-        if isinstance(base, TensorVal) and _keyed_by_string(target):
-            self._not_a_tensor(target, state)  # `d["key"] = v`: a mapping, not a tensor
+        if isinstance(base, TensorVal) and (
+            _keyed_by_string(target) or (type(node) is cst.Assign and _never_an_item(node.value))
+        ):
+            # `d["key"] = v`: a mapping; `slicer[dim] = slice(0, n)`: a list (no tensor holds
+            # a slice or a string)
+            self._not_a_tensor(target, state)
         elif isinstance(base, TensorVal):
             full = _is_full_slice(target)
             tensor = base
@@ -882,13 +923,16 @@ class FunctionInterpreter:
             if isinstance(rhs, TensorVal) and isinstance(target, (cst.Name, cst.Attribute)):
                 # `acc += t` with an unknown `acc`: the result is a tensor from here on
                 self.bind(target, self._binary_result(current, rhs, op, node, state), state, node)
+            elif isinstance(current, ConstVal) and isinstance(target, (cst.Name, cst.Attribute)):
+                self.bind(target, UNKNOWN, state, node)  # `n += 1`: no longer the literal
             return
         if current.fw == "paddle" or (op == "@"):
             # Paddle tensors have no __iadd__: the name is rebound. `@=` is not in place in torch.
             if current.fw == "paddle":
                 on_attr = isinstance(target, cst.Attribute) and dotted_name(target.value) == "self"
+                update = not state.grad_enabled or _reads_gradient(node.value)
                 self.result.rebinds.append(
-                    Rebind(node, _code(self, target), current, on_attr, self.info.key)
+                    Rebind(node, _code(self, target), current, on_attr, self.info.key, update)
                 )
             self.bind(target, self._binary_result(current, rhs, op, node, state), state, node)
             return
@@ -915,6 +959,9 @@ class FunctionInterpreter:
             return self.eval_name(expr, state)
         if kind is cst.Integer or kind is cst.Float:
             return ConstVal(_number(expr))
+        if kind is cst.SimpleString:
+            value = _literal(expr)
+            return ConstVal(value) if isinstance(value, str) else UNKNOWN
         if kind is cst.Attribute:
             return self.eval_attribute(expr, state)
         if kind is cst.Call:
@@ -947,17 +994,25 @@ class FunctionInterpreter:
                 items, frozenset().union(*(lineage_of(i) for i in items)) if items else frozenset()
             )
         if kind is cst.IfExp:
-            self.eval(expr.test, state)
+            test = self.eval(expr.test, state)
+            if isinstance(test, ConstVal) and isinstance(test.value, (bool, type(None))):
+                taken, other = (expr.body, expr.orelse) if test.value else (expr.orelse, expr.body)
+                value = self.eval(taken, state)
+                return UNKNOWN if self._sequence_argument(value, other) else value
             a = self.eval(expr.body, state)
             b = self.eval(expr.orelse, state)
+            if self._sequence_argument(a, expr.orelse) or self._sequence_argument(b, expr.body):
+                return UNKNOWN
             return self._either(a, b, state)
         if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
+            if kind is cst.BooleanOperation and self._sequence_argument(values[0], expr.right):
+                return UNKNOWN  # `cache or []`
             if kind is cst.BooleanOperation:
                 decided = _short_circuit(type(expr.operator) is cst.And, values)
                 if decided is not None:
                     return decided
-            identity = _identity_test(expr, values)
+            identity = _identity_test(expr, values) or _equality_test(expr, values)
             if identity is not None:
                 return identity
             tensors = [v for v in values if isinstance(v, TensorVal)]
@@ -986,8 +1041,27 @@ class FunctionInterpreter:
             return self._eval_comprehension(expr, state)
         return UNKNOWN
 
+    def _sequence_argument(self, value: Value, other: cst.BaseExpression) -> bool:
+        """`cache if cache is not None else []` / `cache or []`: an argument that stands in for a
+        list is a list (of tensors): its item writes are list writes (as after `torch.cat(x)`)."""
+        if (
+            type(other) in (cst.List, cst.Tuple, cst.ListComp)
+            and isinstance(value, TensorVal)
+            and value.storage in self.param_storages
+        ):
+            self.sequence_params.add(value.storage)
+            return True
+        return False
+
     def _either(self, a: Value, b: Value, state: State) -> Value:
         """`a if c else b`: saved only if both are (an error must hold whichever branch runs)."""
+        if (
+            (isinstance(a, ConstVal) or isinstance(b, ConstVal))
+            and a != b
+            and not isinstance(a, TensorVal)
+            and not isinstance(b, TensorVal)
+        ):
+            return UNKNOWN  # `start_with_relu if i == 0 else True`: either value
         if (
             a is b
             or not isinstance(a, TensorVal)
@@ -1097,7 +1171,11 @@ class FunctionInterpreter:
     def _module_attribute(self, module: ModuleVal, attr: str, path: str | None) -> Value:
         if module.local_class and module.path != "self":
             cls = self.index.classes.get(module.local_class)
-            declared = self.flow.init_attributes(cls).get(f"self.{attr}") if cls else None
+            declared = (
+                self.flow.init_attributes(cls, module.init_entry).get(f"self.{attr}")
+                if cls
+                else None
+            )
             if isinstance(declared, TensorVal):
                 # what `__init__` made it: a parameter (leaf) or a buffer, seen from outside
                 storage = (
@@ -1201,6 +1279,22 @@ class FunctionInterpreter:
                 # `model[1]` of a Sequential: its tensors are the container's
                 child = base.children[index]
                 return replace(child, uid=base.key_root, path=f"{base.path}[{index}]")
+            first = base.children[0]
+            if (
+                index is None
+                and len(expr.slice) == 1
+                and type(expr.slice[0].slice) is cst.Index
+                and all(
+                    c.local_class == first.local_class
+                    and c.qualname == first.qualname
+                    and c.init_entry == first.init_entry
+                    for c in base.children
+                )
+            ):
+                # `encoder.layer[i]` of a ModuleList of one kind of block: whichever it is, it is
+                # built that way, and its tensors are the container's
+                path = f"{base.path}[{_code(self, expr.slice[0].slice)}]"
+                return replace(first, uid=base.key_root, path=path)
         if isinstance(base, Unknown) and expr.value is not None:
             key = _string_index(expr)
             if key == "params":
@@ -1210,6 +1304,12 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
+        if type(func) is cst.Subscript and _int_index(func) is None:
+            # `self.m[i](x[i])`: a block of a ModuleList picked by a variable. Its parameters
+            # are known (eval_subscript), but what its call saves is not assumed: the same loop
+            # usually walks a list of feature maps (`x[i] = self.m[i](x[i])` in YOLO's Detect,
+            # RT-DETR's encoder), whose item writes are list writes
+            return self.call_opaque(call, state, func)
         if (
             isinstance(func, cst.Name)
             and func.value in ("zip", "enumerate")
@@ -1220,6 +1320,21 @@ class FunctionInterpreter:
                 tuple(positional[:1] if func.value == "enumerate" else positional),
                 counter_first=func.value == "enumerate",
             )
+        if (
+            type(func) is cst.Name
+            and func.value == "getattr"
+            and "getattr" not in state.env
+            and len(call.args) == 2
+            and all(a.keyword is None and not a.star for a in call.args)
+        ):
+            receiver = self.eval(call.args[0].value, state)
+            name = _attribute_name(call.args[1].value)
+            if isinstance(receiver, ModuleVal) and name is not None:
+                # `getattr(self.rnn, f"bias_hh_l{i}")`: that attribute of the module
+                base = dotted_name(call.args[0].value)
+                return self._module_attribute(receiver, name, f"{base}.{name}" if base else None)
+            self.eval(call.args[1].value, state)
+            return UNKNOWN
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
             positional, _ = self._args(call, state)
             if isinstance(positional[0], ModuleVal):
@@ -1362,7 +1477,7 @@ class FunctionInterpreter:
                 producer=f"`{_code(self, call)}`",
                 producer_node=call,
             )
-        keywords = _literal_keywords(call)
+        keywords = _literal_keywords(call, state.env)
         write_condition = None
         if qual.rsplit(".", 1)[-1].startswith(("Dropout", "AlphaDropout", "FeatureAlphaDropout")):
             rate = keywords.get("p", keywords.get("0", 0.5))
@@ -1385,9 +1500,13 @@ class FunctionInterpreter:
             if write_condition is not None and isinstance(module, ModuleVal):
                 module = replace(module, write_condition=write_condition)
             return module
-        inplace = _literal_kw(call, "inplace") is True
+        inplace = _literal_kw(call, "inplace", state.env) is True
         facts = kb.function(qual, _keyword_names(call), inplace)
-        if not inplace and facts is not None and _positional_flag(call, facts.params, "inplace"):
+        if (
+            not inplace
+            and facts is not None
+            and _positional_flag(call, facts.params, "inplace", state.env)
+        ):
             facts = kb.function(qual, _keyword_names(call), True)  # `F.relu(x, True)`
         positional, keywords = self._args(call, state)
         if qual.rsplit(".", 1)[-1] in _SEQUENCE_JOINS and positional:
@@ -1656,7 +1775,9 @@ class FunctionInterpreter:
                 if not isinstance(child, ModuleVal):
                     child = ModuleVal("<unknown>", fw=module.fw, uid=f"m{new_id()}")
                 children = (*module.children, child)
-                if len(children) > 1:
+                if len(children) > 1 and children[-2].node is not child.node:
+                    # (the same constructor twice in a row: a loop's next pass, whose branches
+                    # the analysis cannot tell apart — funasr's `get_nonlinear("batchnorm-relu")`)
                     self._check_adjacency(children[-2:])
                 state.env[path] = replace(
                     module,
@@ -1667,7 +1788,7 @@ class FunctionInterpreter:
         if module.local_class and module.path == "self":
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
-                return self.call_local_function(key, call, state)
+                return self.call_local_function(key, call, state, self_entry=module.init_entry)
         if method in (
             "to",
             "cuda",
@@ -1795,7 +1916,13 @@ class FunctionInterpreter:
             self.result.call_sites.append(
                 (f"{module.local_class}.forward", state.grad_enabled, self.grad_explicit)
             )
-            forward = self.flow.result(f"{module.local_class}.forward")
+            forward = None
+            if module.init_entry:
+                forward = self.flow.specialized(
+                    f"{module.local_class}.forward", (), module.init_entry
+                )
+            if forward is None:
+                forward = self.flow.result(f"{module.local_class}.forward")
             summary = forward.summary if forward is not None else None
             if summary is not None:
                 self._apply_param_writes(summary, positional, call, state, op_text, module)
@@ -1873,18 +2000,39 @@ class FunctionInterpreter:
             )
 
     def call_local_function(
-        self, key: str, call: cst.Call, state: State, module: ModuleVal | None = None
+        self,
+        key: str,
+        call: cst.Call,
+        state: State,
+        module: ModuleVal | None = None,
+        self_entry: tuple = (),
     ) -> Value:
         if not self.call_local_functions:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
-        callee = self.flow.result(key)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
-        if any(e is not None for e in entry):
-            specialized = self.flow.specialized(key, entry)
+        if module is not None and module.local_class and key.startswith(f"{module.local_class}."):
+            self_entry = module.init_entry  # `block.fuse()`: a method of that very instance
+        cls = self.info.cls
+        if (
+            module is None
+            and not self_entry
+            and cls is not None
+            and self.info.node.name.value == "__init__"
+            and key.startswith(f"{cls.name}.")
+            and key != self.info.key
+        ):
+            # `self.reset_parameters()` in `__init__`: the method sees what `__init__` has built
+            # so far (and `__init__`'s own analysis is not finished: nothing to remember)
+            attrs = {k: v for k, v in state.env.items() if k.startswith("self.")}
+            self_entry = (_InitState(attrs),)
+        in_init = bool(self_entry) and isinstance(self_entry[0], _InitState)
+        callee = None if in_init else self.flow.result(key)
+        if any(e is not None for e in entry) or self_entry:
+            specialized = self.flow.specialized(key, entry, self_entry)
             if specialized is not None:
                 callee = specialized
         op_text = f"`{_short(self, call.func)}`"
@@ -1997,6 +2145,7 @@ class FunctionInterpreter:
             grad_override=None if not inner.grad_explicit else grad,
             full_slice=inner.full_slice,
             target_text=inner.target_text,
+            condition=inner.condition,
         )
 
     def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
@@ -2038,15 +2187,21 @@ class FunctionInterpreter:
         )
 
     def instantiate_local(self, cls_name: str, call: cst.Call, state: State) -> Value:
-        self._args(call, state)
+        positional, keywords = self._args(call, state)
         cls = self.index.classes.get(cls_name)
         if cls is not None and (cls.module_fw or cls.looks_like_module):
+            init_key = f"{cls_name}.__init__"
+            init_entry: tuple = ()
+            if init_key in self.index.functions and not any(a.star for a in call.args):
+                arguments = self._arguments_by_index(init_key, positional, keywords)
+                init_entry = _literal_signature(arguments)
             return ModuleVal(
                 path=f"<{cls_name}>",
                 local_class=cls_name,
                 fw=cls.module_fw or self.fw,
                 node=call,
                 uid=f"m{new_id()}",
+                init_entry=init_entry,
             )
         return UNKNOWN
 
@@ -2291,6 +2446,8 @@ class FunctionInterpreter:
         if tensor is None:
             return Unknown(lineage_of(left) | lineage_of(right))
         facts = kb.binary_operator(tensor.fw, op, augmented=False)
+        if isinstance(left, ConstVal) and isinstance(left.value, str):
+            return Unknown(lineage_of(right))  # `"%s" % x`: string formatting
         if tensor.fw == "torch" and op in ("/", "//", "%") and isinstance(left, ConstVal):
             # `5000. / q` is `q.__rtruediv__(5000.)`, i.e. `q.reciprocal() * 5000.` (torch/_tensor.py):
             # the reciprocal saves its own output, an intermediate; `q` is not saved
@@ -2570,6 +2727,7 @@ class FunctionInterpreter:
         grad_override: bool | None = None,
         stmt=None,
         target_text: str | None = None,
+        condition: str | None = None,  # a replayed write's own (`if self.activate:` in the callee)
     ) -> None:
         if tensor.via_data:
             bumps = False
@@ -2596,7 +2754,9 @@ class FunctionInterpreter:
             callee_node=callee,
             constructor_node=constructor,
         )
-        write.condition = self.conditions[-1] if self.conditions else None
+        write.condition = self.conditions[-1] if self.conditions else condition
+        if write.condition is None and write.saves and all(s.condition for s in write.saves):
+            write.condition = write.saves[0].condition  # saved only under some option's path
         write.caller_state_update = (
             tensor.storage in self.param_storages
             and self.param_entry_rg.get(tensor.storage) is not True
@@ -2787,11 +2947,26 @@ class _FrameworkModuleArg:
         return hash(self._key())
 
 
+def _literal_signature(arguments: list) -> tuple:
+    """What a constructor call tells `__init__`: its literal flags and strings (a local module
+    instance's ``init_entry``). Numbers are left out: sizes differ from one block to the next, and
+    each distinct entry is one more analysis of the class."""
+    entry = [v if _flag_or_string(v) else None for v in arguments]
+    while entry and entry[-1] is None:
+        entry.pop()
+    return tuple(entry)
+
+
+def _flag_or_string(value: object) -> bool:
+    return isinstance(value, ConstVal) and isinstance(value.value, (bool, type(None), str))
+
+
 def _entry_signature(positional: list) -> tuple:
-    """What a call tells its callee: tensors that surely require grad, local modules, literal flags."""
+    """What a call tells its callee: tensors that surely require grad, local modules, literal flags
+    and strings."""
     entry: list[object] = []
     for value in positional:
-        if isinstance(value, ConstVal) and isinstance(value.value, (bool, type(None))):
+        if _flag_or_string(value):
             entry.append(value)
         elif isinstance(value, TensorVal) and value.requires_grad is True:
             entry.append(True)
@@ -2927,11 +3102,22 @@ def _literal(expr) -> object:
 _NOT_LITERAL = object()
 
 
-def _literal_kw(call: cst.Call, name: str) -> object:
+def _literal_kw(call: cst.Call, name: str, env: dict | None = None) -> object:
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
-            return _literal(arg.value)
+            return _known_literal(arg.value, env)
     return None
+
+
+def _known_literal(expr, env: dict | None) -> object:
+    """``_literal``, or the literal a name holds (`nn.ReLU(inplace=inplace)` in an `__init__`
+    given `inplace=True`, `F.relu(x, inplace=self.inplace)`)."""
+    value = _literal(expr)
+    if value is _NOT_LITERAL and env is not None and type(expr) in (cst.Name, cst.Attribute):
+        held = env.get(dotted_name(expr) or "")
+        if isinstance(held, ConstVal):
+            return held.value
+    return value
 
 
 def _receiver_path(call: cst.Call) -> str | None:
@@ -2939,7 +3125,9 @@ def _receiver_path(call: cst.Call) -> str | None:
     return dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
 
 
-def _positional_flag(call: cst.Call, params: tuple[str, ...], name: str) -> bool:
+def _positional_flag(
+    call: cst.Call, params: tuple[str, ...], name: str, env: dict | None = None
+) -> bool:
     """The flag ``name`` passed as a literal True by position (`F.dropout(x, 0.5, True, True)`)."""
     if name not in params:
         return False
@@ -2947,13 +3135,13 @@ def _positional_flag(call: cst.Call, params: tuple[str, ...], name: str) -> bool
     positional = [a for a in call.args if a.keyword is None]
     if index >= len(positional) or any(a.star for a in positional[: index + 1]):
         return False
-    return _literal(positional[index].value) is True
+    return _known_literal(positional[index].value, env) is True
 
 
-def _literal_keywords(call: cst.Call) -> dict[str, object]:
+def _literal_keywords(call: cst.Call, env: dict | None = None) -> dict[str, object]:
     out: dict[str, object] = {}
     for position, arg in enumerate(call.args):
-        value = _literal(arg.value)
+        value = _known_literal(arg.value, env)
         key = arg.keyword.value if arg.keyword is not None else str(position)
         out[key] = value if value is not _NOT_LITERAL else kb.UNKNOWN_LITERAL
     return out
@@ -3131,7 +3319,11 @@ def _operation_text(node: cst.BinaryOperation, op: str) -> str:
 def _kinds(values: list) -> tuple[str, ...]:
     """What each argument is, for overload resolution: a tensor, a Python scalar, or unknown."""
     return tuple(
-        "tensor" if isinstance(v, TensorVal) else "scalar" if isinstance(v, ConstVal) else "unknown"
+        "tensor"
+        if isinstance(v, TensorVal)
+        else "scalar"
+        if isinstance(v, ConstVal) and not isinstance(v.value, str)
+        else "unknown"
         for v in values
     )
 
@@ -3312,6 +3504,29 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
     return False
 
 
+def _attribute_name(expr) -> str | None:
+    """The attribute `getattr(m, name)` reads: a string literal, or an f-string whose text before
+    the first field names a recurrent parameter (`f"bias_hh_l{i}"` -> `bias_hh_l0`: every layer's
+    is a parameter alike)."""
+    value = _literal(expr)
+    if isinstance(value, str):
+        return value
+    if type(expr) is cst.FormattedString and expr.parts:
+        head = expr.parts[0]
+        if type(head) is cst.FormattedStringText and len(expr.parts) > 1:
+            name = head.value + "0"
+            if _RECURRENT_PARAMETER.fullmatch(name):
+                return name
+    return None
+
+
+def _never_an_item(expr) -> bool:
+    """A value no tensor item can take (`TypeError`): a string, `slice(...)`."""
+    if type(expr) in _STRING_NODES:
+        return True
+    return type(expr) is cst.Call and type(expr.func) is cst.Name and expr.func.value == "slice"
+
+
 def _stringish(expr) -> bool:
     """A string, or a string built with `+` / `%` (`handle[kind + "_work"]`, `"k%d" % i`)."""
     if type(expr) in _STRING_NODES:
@@ -3350,6 +3565,70 @@ def _next_element(item: Value) -> Value:
     ):
         return replace(item, storage=new_id())
     return item
+
+
+def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -> None:
+    """After `if <option>: out = self.dp(out)`, `out` is either branch's tensor; a save that only
+    one branch's tensor carries (the in-place LeakyReLU's output, kept when the option is off) is
+    a save in some configurations only."""
+    if not (then.reachable and other.reachable):
+        return
+    for key, value in merged.env.items():
+        if not isinstance(value, TensorVal):
+            continue
+        a, b = then.env.get(key), other.env.get(key)
+        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)) or a.storage == b.storage:
+            continue
+        if value.storage in (a.storage, b.storage):
+            continue
+        on_then = set(then.saves.get(a.storage, ()))
+        on_other = set(other.saves.get(b.storage, ()))
+        saves = merged.saves.get(value.storage)
+        if saves:
+            merged.saves[value.storage] = tuple(
+                s
+                if s.condition or (s in on_then) == (s in on_other)
+                else replace(s, condition=test if s in on_then else _negated(test))
+                for s in saves
+            )
+
+
+def _reads_gradient(expr) -> bool:
+    """`lr * w.grad`, `w.grad * lr`: the expression reads some tensor's `.grad`."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Attribute and node.attr.value == "grad":
+            return True
+        stack.extend(node.children)  # rare (a Paddle `+=` on a tensor): libcst's walk is fine
+    return False
+
+
+def _negated(test: str) -> str:
+    if test.startswith("not "):
+        return test[4:]
+    return f"not ({test})" if " " in test else f"not {test}"
+
+
+def _equality_test(expr, values: list) -> ConstVal | None:
+    """`self.activation == "relu"` (also `!=`, `in ("relu", "gelu")`) when both sides are known
+    literals: a constructor's string option decides which branch runs."""
+    if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1 or len(values) != 2:
+        return None
+    left, right = values
+    if not (isinstance(left, ConstVal) and isinstance(left.value, (str, bool, type(None)))):
+        return None  # numbers are left alone: a counter changes in loops the analysis merges
+    operator = type(expr.comparisons[0].operator)
+    if operator in (cst.Equal, cst.NotEqual) and isinstance(right, ConstVal):
+        if type(left.value) is not type(right.value):
+            return None  # `1 == True`: not worth deciding
+        return ConstVal((left.value == right.value) is (operator is cst.Equal))
+    if operator in (cst.In, cst.NotIn) and isinstance(right, SeqVal):
+        items = [i.value for i in right.items if isinstance(i, ConstVal)]
+        if len(items) != len(right.items) or any(type(i) is not type(left.value) for i in items):
+            return None
+        return ConstVal((left.value in items) is (operator is cst.In))
+    return None
 
 
 def _short_circuit(conjunction: bool, values: list) -> ConstVal | None:

@@ -86,6 +86,8 @@ class Rebind:
     tensor: TensorVal
     on_layer_attribute: bool  # `self.p += v` inside a Layer: a TypeError at runtime
     function: str
+    # an update, not an accumulation: under no_grad, or reading a gradient (`w -= lr * w.grad`)
+    update: bool = True
 
 
 @dataclass

@@ -48,6 +48,9 @@ class Save:
     op_id: int  # identifies the recorded op; a backward reaches it iff op_id is in the lineage
     what: str  # "output", "input", "weight", "parameters", "running stats", ...
     certain: bool = True  # every requires-grad fact that made the save happen was known
+    # made on one side of an `if <option>:` only, and carried past it in a name that now holds
+    # either side's tensor: a write hitting only such saves fails in some configurations (IPL203)
+    condition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,10 @@ class ModuleVal:
     # handed to an unknown in-place transform (`quantize_(model, cfg)`): what its parameters
     # are now (replaced, frozen) is not known
     params_unknown: bool = False
+    # a local class's instance: the literal flags and strings its constructor was given, one per
+    # `__init__` parameter (None where not a literal): `__init__` and its methods are analysed
+    # with them (`Block(inplace=True)`, `ConvBN(activation="relu")`)
+    init_entry: tuple = ()
 
     @property
     def key_root(self) -> str:
@@ -164,7 +171,8 @@ class FrameworkRef:
 
 @dataclass(frozen=True)
 class ConstVal:
-    """A literal True / False / None, so that `if inplace:` with a known flag takes one branch."""
+    """A literal (True / False / None, a number, a string), so that `if inplace:` or
+    `if self.activation == "relu":` with a known value takes one branch."""
 
     value: object
 
@@ -304,6 +312,19 @@ def _merge_values(vals: list[Value | None]) -> Value:
         # `for p in m.parameters(): p.requires_grad_(False)` froze it on the loop's path; the
         # path that skips the loop runs only for a module without parameters
         return frozen[0]
-    if present and all(type(v) is type(present[0]) for v in present) and len(present) == len(vals):
+    if present and all(
+        isinstance(v, ModuleVal) and v.uid == present[0].uid and v.uid for v in present
+    ):
+        # One module on every path that binds the name: `if self.resize: self.proj = Conv(...)`
+        # (where the other path binds nothing, a use there raises AttributeError), or
+        # `self.body.add_module(...)` in a loop (its fullest state, as for lists).
+        return max(present, key=lambda v: len(v.children))
+    if (
+        present
+        and all(type(v) is type(present[0]) for v in present)
+        and len(present) == len(vals)
+        # `flag = False` / `if c: flag = True`: after the merge either literal may hold
+        and not (isinstance(first, ConstVal) and any(v != first for v in vals))
+    ):
         return present[0]
     return Unknown(frozenset().union(*(lineage_of(v) for v in present)) if present else frozenset())

@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 
 class PaddleAugassignRebinds(Rule):
     """## What it does
-    Finds `p -= lr * p.grad` (any augmented assignment) on a Paddle parameter.
+    Finds `p -= lr * p.grad` (any augmented assignment) on a Paddle parameter, or on a tensor
+    made with `stop_gradient=False` when the statement is an update: under `no_grad`, or reading
+    a gradient. An accumulator grown in grad mode (`total += part`) is left alone: rebinding it
+    is the sum the loop means.
 
     ## Why is this bad?
     `paddle.Tensor` has no `__isub__`: the statement rebinds the loop variable `p` to a new
@@ -59,6 +62,10 @@ class PaddleAugassignRebinds(Rule):
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for rebind in analysis.rebinds:
             if rebind.on_layer_attribute or not (rebind.tensor.parameter or rebind.tensor.leaf):
+                continue
+            if not rebind.tensor.parameter and not rebind.update:
+                # `acc += iou` on a leaf made with stop_gradient=False, with grad on: a sum that
+                # goes on in the graph, which is what the loop means
                 continue
             node = rebind.node
             message = (

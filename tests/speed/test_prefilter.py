@@ -130,6 +130,24 @@ def _kept(text: str, snippet: str) -> bool:
 
 
 CASES = {
+    "a chain of attributes read through instances of two local classes": (
+        """
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.dense = nn.Linear(4, 4)
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+        def edit(i):
+            model = Encoder()
+            model.blocks[i].dense.weight[:, 0] -= 1.0
+        """,
+        "self.dense = nn.Linear(4, 4)",
+    ),
     "helper writes into its argument by item; a local dict beside it is no candidate": (
         """
         def fill(buf, h):
