@@ -444,7 +444,7 @@ class FunctionInterpreter:
                 if isinstance(passed, ModuleVal):
                     state.env[name] = replace(passed, path=name)
                     continue
-                if isinstance(passed, ConstVal):
+                if isinstance(passed, (ConstVal, FrameworkRef)):
                     state.env[name] = passed
                     continue
                 rg = passed
@@ -1340,6 +1340,11 @@ class FunctionInterpreter:
             if isinstance(positional[0], ModuleVal):
                 return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
             return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
+        if type(func) is cst.Name:
+            held = state.env.get(func.value)
+            if isinstance(held, FrameworkRef) and not held.qualname.startswith("<"):
+                # `op(a, b)` where the caller passed `op=torch.mul`
+                return self.call_framework(held.qualname, call, state)
         qual = self.imports.resolve(func)
         if qual == "itertools.chain":
             # `chain(G.parameters(), E.parameters())` handed to an optimizer (PyTorch-GAN)
@@ -1375,8 +1380,10 @@ class FunctionInterpreter:
             value = self.eval(arg.value, state)
             if arg.keyword is not None:
                 keywords[arg.keyword.value] = value
-            elif arg.star:
-                positional.append(value)
+            elif arg.star == "**":
+                continue  # `**kwargs`: names not known
+            elif arg.star and isinstance(value, SeqVal):
+                positional.extend(value.items)  # `f(*inputs)` of a known list
             else:
                 positional.append(value)
         return positional, keywords
@@ -2974,6 +2981,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(replace(value, node=None))
         elif isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
             entry.append(_FrameworkModuleArg(value))
+        elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
+            entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
         else:
             entry.append(None)
     while entry and entry[-1] is None:
