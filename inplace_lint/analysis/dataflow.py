@@ -777,6 +777,17 @@ class FunctionInterpreter:
             for element in target.slice:
                 if isinstance(element.slice, cst.Index):
                     self.eval(element.slice.value, state)
+            if isinstance(base, SeqVal) and type(target.value) is cst.Name:
+                # `rep[0] = nn.ReLU(inplace=False)`: that item of the list is replaced
+                # (segmentation_models_pytorch's Xception block); any other index: unknown
+                index = _int_index(target)
+                items = list(base.items)
+                if index is not None and -len(items) <= index < len(items):
+                    items[index] = value
+                    state.env[target.value.value] = SeqVal(tuple(items))
+                else:
+                    state.env[target.value.value] = UNKNOWN
+                return
             self._subscript_write(base, target, state, node, value, augmented=False)
             return
         if isinstance(target, cst.StarredElement):
@@ -1040,6 +1051,14 @@ class FunctionInterpreter:
         if kind in _COMPREHENSIONS:
             return self._eval_comprehension(expr, state)
         return UNKNOWN
+
+    def _lists_escape(self, call: cst.Call, state: State) -> None:
+        """A list handed to a call the analysis does not follow may be filled there
+        (PaddleClas ReXNet's `conv_bn_act(out, ...)` appends to `out`): what it holds is no
+        longer known."""
+        for arg in call.args:
+            if type(arg.value) is cst.Name and isinstance(state.env.get(arg.value.value), SeqVal):
+                state.env[arg.value.value] = UNKNOWN
 
     def _sequence_argument(self, value: Value, other: cst.BaseExpression) -> bool:
         """`cache if cache is not None else []` / `cache or []`: an argument that stands in for a
@@ -1570,6 +1589,22 @@ class FunctionInterpreter:
             return self.call_tensor_method(receiver, receiver_expr, method, call, state)
         if isinstance(receiver, ModuleVal):
             return self.call_module_method(receiver, method, call, state)
+        if (
+            isinstance(receiver, SeqVal)
+            and method in ("append", "extend")
+            and type(receiver_expr) is cst.Name
+            and len(call.args) == 1
+            and not call.args[0].star
+        ):
+            # `layers.append(nn.Linear(...))`: a list being built (a factory's Sequential)
+            value = self.eval(call.args[0].value, state)
+            if method == "append":
+                state.env[receiver_expr.value] = SeqVal((*receiver.items, value))
+            elif isinstance(value, SeqVal):
+                state.env[receiver_expr.value] = SeqVal((*receiver.items, *value.items))
+            else:
+                state.env[receiver_expr.value] = UNKNOWN
+            return UNKNOWN
         if isinstance(receiver, OptimizerVal):
             self._args(call, state)
             if method == "step":
@@ -2017,6 +2052,7 @@ class FunctionInterpreter:
         if not self.call_local_functions:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
+        self._lists_escape(call, state)
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
@@ -2218,6 +2254,8 @@ class FunctionInterpreter:
         """A call we know nothing about; ``callee`` is quoted only when the result is a tensor
         (most opaque calls take none)."""
         positional, keywords = self._args(call, state)
+        if not (type(callee) is cst.Name and callee.value in _READ_ONLY_BUILTINS):
+            self._lists_escape(call, state)
         self._numpy_out(keywords, call, state)
         params = positional[0] if positional else keywords.get("params")
         name = dotted_name(callee) or ""
@@ -3511,6 +3549,13 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
         if any(_stringish(p) for p in parts):
             return True
     return False
+
+
+# Builtins that only read the list they are given.
+_READ_ONLY_BUILTINS = frozenset(
+    {"len", "zip", "enumerate", "sum", "max", "min", "sorted", "reversed", "list", "tuple"}
+    | {"iter", "print", "isinstance", "range", "any", "all", "map", "filter", "set", "dict"}
+)
 
 
 def _attribute_name(expr) -> str | None:
