@@ -1577,7 +1577,7 @@ class FunctionInterpreter:
             keywords,
             call,
             state,
-            op_text=f"`{_short(self, call.func)}`",
+            op_text=_framework_op_text(self, call, qual),
             how="inplace-kw",
             target_expr=target_expr,
         )
@@ -3108,6 +3108,15 @@ def _code(interp: FunctionInterpreter, node) -> str:
         except Exception:  # noqa: BLE001 - a message fragment is never worth a lost finding
             text = "<expr>"
         memo[node] = text
+    return text
+
+
+def _framework_op_text(interp: FunctionInterpreter, call: cst.Call, qual: str) -> str:
+    """`torch.mul`; through a name that holds the function (`op=torch.mul` passed in):
+    `op` (`torch.mul`)."""
+    text = f"`{_short(interp, call.func)}`"
+    if type(call.func) is cst.Name and qual.rsplit(".", 1)[-1] != call.func.value:
+        return f"{text} (`{qual}`)"
     return text
 
 
