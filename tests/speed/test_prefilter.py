@@ -520,3 +520,28 @@ def test_statement_walk_yields_what_ast_walk_yields_of_statements() -> None:
         got = list(prefilter._statements(tree))
         assert sorted(map(id, got)) == sorted(map(id, want))
         assert len(got) == len(want)
+
+
+def test_cheap_text_tests_answer_as_the_regexes_do() -> None:
+    """The substring and split-up searches give the answers of the single regexes they replace."""
+    import re
+
+    old_odd = re.compile(r"\r(?!\n)|[\x0b\x1c-\x1e\x85\u2028\u2029]")
+    old_mention = re.compile(r"\b(?:torch|paddle)\b")
+    for text in [
+        "a\nb\n",
+        "a\r\nb\r\n",
+        "a\rb",
+        "a\r\n\rb",
+        "x = 1\x0c\n",
+        "x\x0by",
+        "x\u2028y",
+        "x\x85",
+        "import torchvision\n",
+        "import torch\n",
+        "paddle_x = 1\n",
+        "import paddle.nn\n",
+        "",
+    ]:
+        assert prefilter._odd_line_breaks(text) == (old_odd.search(text) is not None), text
+        assert prefilter.mentions_framework(text) == (old_mention.search(text) is not None), text
