@@ -573,12 +573,12 @@ def _nesting_problem(source: str, settings: Settings) -> list[Diagnostic] | None
 # A match of _TRAILER_CHAIN lies within one line and is at least two characters per trailer long:
 # only lines that long are searched (real files have a handful). Splitting is ten times cheaper
 # than a regex for long lines, which retries from every column of every line.
-_LONG_LINE = 2 * MAX_TRAILER_CHAIN
+_LONG_LINE_CHARS = 2 * MAX_TRAILER_CHAIN
 
 
 def _has_trailer_chain(source: str) -> bool:
     return any(
-        _TRAILER_CHAIN.search(line) for line in source.split("\n") if len(line) >= _LONG_LINE
+        _TRAILER_CHAIN.search(line) for line in source.split("\n") if len(line) >= _LONG_LINE_CHARS
     )
 
 

@@ -808,11 +808,11 @@ def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_U
             continue
         seen.add(id(current))
         for owner in module.lineage(current):
-            if any(not targets.isdisjoint(attrs) for targets, _, _ in owner.assigns):
+            read = [names for targets, _, names in owner.assigns if not targets.isdisjoint(attrs)]
+            if read:
                 found += owner.init
-                for targets, _, names in owner.assigns:
-                    if not targets.isdisjoint(attrs):
-                        todo += module.named(module.classes, set(names))
+                for names in read:
+                    todo += module.named(module.classes, set(names))
     return found
 
 

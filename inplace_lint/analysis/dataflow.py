@@ -243,13 +243,7 @@ class ModuleDataflow:
         with ``init_entry``, by `__init__` given those literal arguments."""
         if init_entry and isinstance(init_entry[0], _InitState):
             # a method `__init__` calls: what `__init__` had set up when it called it
-            attrs = {}
-            for base in cls.base_names:
-                base_cls = self.index.classes.get(base)
-                if base_cls is not None and base_cls is not cls:
-                    attrs.update(self.init_attributes(base_cls))
-            attrs.update(init_entry[0].attrs)
-            return attrs
+            return {**self._inherited_attributes(cls), **init_entry[0].attrs}
         memo = (cls.name, init_entry) if init_entry else cls.name
         if memo in self.class_attributes:
             return self.class_attributes[memo]
@@ -260,11 +254,7 @@ class ModuleDataflow:
             # asked while `__init__` itself runs: not known yet, and not to be remembered so
             return {}
         self.class_attributes[memo] = {}
-        attrs: dict[str, Value] = {}
-        for base in cls.base_names:
-            base_cls = self.index.classes.get(base)
-            if base_cls is not None and base_cls is not cls:
-                attrs.update(self.init_attributes(base_cls))
+        attrs = self._inherited_attributes(cls)
         if init_key in self.index.functions:
             result = self.specialized(init_key, init_entry) if init_entry else None
             if result is None:
@@ -272,6 +262,15 @@ class ModuleDataflow:
             if result is not None:
                 attrs.update(result.self_attributes)
         self.class_attributes[memo] = attrs
+        return attrs
+
+    def _inherited_attributes(self, cls: ClassInfo) -> dict[str, Value]:
+        """The `self.*` facts of the local base classes' `__init__`."""
+        attrs: dict[str, Value] = {}
+        for base in cls.base_names:
+            base_cls = self.index.classes.get(base)
+            if base_cls is not None and base_cls is not cls:
+                attrs.update(self.init_attributes(base_cls))
         return attrs
 
     def _apply_caller_guards(self) -> None:
@@ -1063,11 +1062,12 @@ class FunctionInterpreter:
     def _sequence_argument(self, value: Value, other: cst.BaseExpression) -> bool:
         """`cache if cache is not None else []` / `cache or []`: an argument that stands in for a
         list is a list (of tensors): its item writes are list writes (as after `torch.cat(x)`)."""
-        if (
-            type(other) in (cst.List, cst.Tuple, cst.ListComp)
-            and isinstance(value, TensorVal)
-            and value.storage in self.param_storages
-        ):
+        return type(other) in (cst.List, cst.Tuple, cst.ListComp) and self._list_argument(value)
+
+    def _list_argument(self, value: Value) -> bool:
+        """Record that ``value``, if it is one of the function's arguments, is a list of tensors
+        (``sequence_params``: its writes are dropped); whether it was."""
+        if isinstance(value, TensorVal) and value.storage in self.param_storages:
             self.sequence_params.add(value.storage)
             return True
         return False
@@ -1359,11 +1359,6 @@ class FunctionInterpreter:
             if isinstance(positional[0], ModuleVal):
                 return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
             return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
-        if type(func) is cst.Name:
-            held = state.env.get(func.value)
-            if isinstance(held, FrameworkRef) and not held.qualname.startswith("<"):
-                # `op(a, b)` where the caller passed `op=torch.mul`
-                return self.call_framework(held.qualname, call, state)
         qual = self.imports.resolve(func)
         if qual == "itertools.chain":
             # `chain(G.parameters(), E.parameters())` handed to an optimizer (PyTorch-GAN)
@@ -1536,11 +1531,9 @@ class FunctionInterpreter:
             facts = kb.function(qual, _keyword_names(call), True)  # `F.relu(x, True)`
         positional, keywords = self._args(call, state)
         if qual.rsplit(".", 1)[-1] in _SEQUENCE_JOINS and positional:
-            first = positional[0]
-            if isinstance(first, TensorVal) and first.storage in self.param_storages:
-                # `torch.cat(x, dim=1)` on the argument itself: `x` was a list of tensors
-                # (avalanche's PNN adapter), so its item writes were list writes
-                self.sequence_params.add(first.storage)
+            # `torch.cat(x, dim=1)` on the argument itself: `x` was a list of tensors
+            # (avalanche's PNN adapter), so its item writes were list writes
+            self._list_argument(positional[0])
         if facts is None:
             self._numpy_out(keywords, call, state)  # `np.clip(a, 0, 1, out=a)`
         if facts is not None and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_"):
@@ -2060,19 +2053,19 @@ class FunctionInterpreter:
         if module is not None and module.local_class and key.startswith(f"{module.local_class}."):
             self_entry = module.init_entry  # `block.fuse()`: a method of that very instance
         cls = self.info.cls
-        if (
+        in_init = (
             module is None
             and not self_entry
             and cls is not None
             and self.info.node.name.value == "__init__"
             and key.startswith(f"{cls.name}.")
             and key != self.info.key
-        ):
+        )
+        if in_init:
             # `self.reset_parameters()` in `__init__`: the method sees what `__init__` has built
             # so far (and `__init__`'s own analysis is not finished: nothing to remember)
             attrs = {k: v for k, v in state.env.items() if k.startswith("self.")}
             self_entry = (_InitState(attrs),)
-        in_init = bool(self_entry) and isinstance(self_entry[0], _InitState)
         callee = None if in_init else self.flow.result(key)
         if any(e is not None for e in entry) or self_entry:
             specialized = self.flow.specialized(key, entry, self_entry)
@@ -2996,10 +2989,7 @@ def _literal_signature(arguments: list) -> tuple:
     """What a constructor call tells `__init__`: its literal flags and strings (a local module
     instance's ``init_entry``). Numbers are left out: sizes differ from one block to the next, and
     each distinct entry is one more analysis of the class."""
-    entry = [v if _flag_or_string(v) else None for v in arguments]
-    while entry and entry[-1] is None:
-        entry.pop()
-    return tuple(entry)
+    return _trimmed([v if _flag_or_string(v) else None for v in arguments])
 
 
 def _flag_or_string(value: object) -> bool:
@@ -3023,6 +3013,11 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
         else:
             entry.append(None)
+    return _trimmed(entry)
+
+
+def _trimmed(entry: list) -> tuple:
+    """An entry without its trailing unknowns (so that calls differing only there share one)."""
     while entry and entry[-1] is None:
         entry.pop()
     return tuple(entry)
