@@ -20,8 +20,12 @@ class ConditionalSavedTensorModified(Rule):
     """## What it does
     Finds the write of IPL001 / IPL006 / IPL012 (an in-place write to a tensor an op saved, before
     a backward through it) when it happens only under an option of the object
-    (`if self.norm_topk_prob:`) or in a method that no `forward` and nothing else in the module
-    calls (an inference-only path such as `self.forward = self.forward_slicing`).
+    (`if self.norm_topk_prob:`), when the op saved the tensor only on one side of such an option
+    (an in-place activation's output that `if self.dropout: out = self.dp(out)` usually
+    replaces before `out += identity`), or in a method that no `forward` and nothing else in the
+    module calls (an inference-only path such as `self.forward = self.forward_slicing`). Where
+    the instance built in the module takes the failing path, the error itself (IPL001) is
+    reported instead.
 
     ## Why is this bad?
     Whenever that branch or method runs with grad, backward raises
