@@ -19,6 +19,7 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from inplace_lint import fastcst
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, Severity, Span
 from inplace_lint.positions import LazyPositions
@@ -184,7 +185,7 @@ def _lint_unsuppressed(
     if too_nested is not None:
         return too_nested
     try:
-        module = cst.parse_module(source)
+        module = fastcst.parse_module(source)
     except RecursionError as error:
         raise _TooDeep from error
     except MemoryError:

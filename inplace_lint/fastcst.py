@@ -12,6 +12,24 @@ Only worker processes call it: a host process (the CLI in process, an editor) ma
 its own and keeps libcst's checks. ``tests/test_fastcst.py`` checks that trees built either way
 are equal.
 
+``speed_up_parsing`` (workers too) makes ``parse_module`` cheaper in two ways, both measured in
+instructions (``valgrind --tool=cachegrind``) on torchvision's reduced texts:
+
+* The native parser looks its node classes up with ``PyModule::import("libcst")`` for every node,
+  which goes through ``builtins.__import__`` of the calling frame's globals: about a sixth of the
+  parse. ``parse_module`` calls the native parser from a function whose globals give it a C
+  callable that accepts the same arguments and does nothing (``"".format``); CPython then takes
+  the module from ``sys.modules`` as before. About 3% of the parse.
+* Whitespace, punctuation and operator nodes are immutable values (libcst compares nodes by
+  identity, and nothing here asks for the position or the parent of such a node). While one text
+  is parsed, the parser finds memoising constructors for them (``functools.lru_cache``, all C):
+  the same `" "`, `", "` or `Newline()` is one object, not one per occurrence. About 5%.
+
+Anything unexpected (a libcst whose native parser imports something else, an argument that cannot
+be hashed) makes the fast path raise, and the text is parsed again by ``libcst.parse_module``, so
+errors and results are libcst's own. The tree is equal either way (``deep_equals`` and the printed
+code, ``tests/test_fastcst.py``).
+
 ``speed_up_codegen`` replaces the generator-based context manager that wraps every expression's
 code generation in its parentheses (``_BaseParenthesizedNode._parenthesize``) by a plain object
 doing the same: the same text, printed about twice as fast. Messages quote code for every call the
@@ -22,9 +40,135 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import sys
+import types
 
 _DONE = False
 _CODEGEN_DONE = False
+_PARSER = None  # (the libcst module, its memoising twin, the fast entry, the memo caches)
+# Node classes that are values: whitespace, punctuation and operators (see the module docstring).
+_VALUE_NODES = [
+    "SimpleWhitespace",
+    "Newline",
+    "Comment",
+    "EmptyLine",
+    "TrailingWhitespace",
+    "ParenthesizedWhitespace",
+    "Semicolon",
+    "Colon",
+    "Comma",
+    "Dot",
+    "ImportStar",
+    "AssignEqual",
+    "Asynchronous",
+    "LeftParen",
+    "RightParen",
+    "LeftSquareBracket",
+    "RightSquareBracket",
+    "LeftCurlyBrace",
+    "RightCurlyBrace",
+    "Plus",
+    "Minus",
+    "BitInvert",
+    "Not",
+    "And",
+    "Or",
+    "Add",
+    "Subtract",
+    "Multiply",
+    "Divide",
+    "FloorDivide",
+    "Modulo",
+    "Power",
+    "LeftShift",
+    "RightShift",
+    "BitOr",
+    "BitAnd",
+    "BitXor",
+    "MatrixMultiply",
+    "LessThan",
+    "GreaterThan",
+    "Equal",
+    "LessThanEqual",
+    "GreaterThanEqual",
+    "NotEqual",
+    "In",
+    "NotIn",
+    "Is",
+    "IsNot",
+    "AddAssign",
+    "SubtractAssign",
+    "MultiplyAssign",
+    "MatrixMultiplyAssign",
+    "DivideAssign",
+    "ModuloAssign",
+    "BitAndAssign",
+    "BitOrAssign",
+    "BitXorAssign",
+    "LeftShiftAssign",
+    "RightShiftAssign",
+    "PowerAssign",
+    "FloorDivideAssign",
+]
+
+
+def parse_module(text: str):
+    """``libcst.parse_module(text)``, by the fast path once ``speed_up_parsing`` ran."""
+    import libcst
+
+    if _PARSER is None:
+        return libcst.parse_module(text)
+    real, twin, native_parse, caches = _PARSER
+    modules = sys.modules
+    module = None
+    modules["libcst"] = twin
+    try:
+        module = native_parse(text)
+    except Exception:  # noqa: BLE001, S110 - parsed again below, where libcst raises its own error
+        pass
+    finally:
+        modules["libcst"] = real
+        for cache in caches:
+            cache.cache_clear()
+    if type(module) is not real.Module:
+        return real.parse_module(text)
+    return module
+
+
+def speed_up_parsing() -> bool:
+    """Install the fast path of ``parse_module`` (see the module docstring); False when this
+    libcst has no native parser with the expected entry."""
+    global _PARSER
+    if _PARSER is not None:
+        return True
+    try:
+        import libcst
+        from libcst import native
+    except ImportError:
+        return False
+    entry = getattr(native, "parse_module", None)
+    if entry is None:
+        return False
+    twin = types.ModuleType(libcst.__name__)
+    twin.__dict__.update(vars(libcst))
+    caches = []
+    for name in _VALUE_NODES:
+        cls = getattr(libcst, name, None)
+        if isinstance(cls, type):
+            cache = functools.lru_cache(maxsize=None)(cls)
+            setattr(twin, name, cache)
+            caches.append(cache)
+    # PyImport_Import reads `__import__` from the calling frame's `__builtins__`, calls it, and
+    # then takes the module from sys.modules: a do-nothing C callable stands in for it here.
+    namespace = {"__builtins__": {"__import__": "".format}, "_entry": entry}
+    exec(  # noqa: S102 - a fixed one-line function
+        "def _native_parse(text):\n    return _entry(text, encoding='utf-8')\n", namespace
+    )
+    _PARSER = (libcst, twin, namespace["_native_parse"], tuple(caches))
+    return True
+
+
 _NO_PARENTHESES = contextlib.nullcontext()
 
 

@@ -239,9 +239,10 @@ def _init_pool_worker(table: list[Settings], fix: str) -> None:
     _init_worker(table, fix)
     _lean_gc()
     # Workers only parse and analyse: libcst's node checks are not needed (inplace_lint/fastcst.py).
-    from inplace_lint.fastcst import speed_up_node_construction
+    from inplace_lint.fastcst import speed_up_node_construction, speed_up_parsing
 
     speed_up_node_construction()
+    speed_up_parsing()
 
 
 def _lean_gc() -> None:

@@ -47,3 +47,66 @@ def test_fast_construction_builds_equal_trees() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 40
+
+
+def test_fast_parsing_builds_equal_trees_and_keeps_libcsts_errors() -> None:
+    # In a fresh interpreter, as the workers do it: node construction and parsing both patched.
+    script = textwrap.dedent(
+        """
+        import pathlib, sys
+        import libcst as cst
+        from inplace_lint import fastcst
+        files = sorted(pathlib.Path(sys.argv[1]).rglob("*.py"))
+        files += sorted(pathlib.Path(sys.argv[2]).rglob("*.py"))
+        texts = [f.read_text(encoding="utf-8") for f in files]
+        texts += ["", "\\n", "x = 1", "x = 1\\r\\n", "# only a comment", "if x:\\n\\ty += 1\\n"]
+        before = [cst.parse_module(t) for t in texts]
+        fastcst.speed_up_node_construction()
+        assert fastcst.speed_up_parsing()
+        assert fastcst.speed_up_parsing()  # once is enough; again is harmless
+        after = [fastcst.parse_module(t) for t in texts]
+        for t, a, b in zip(texts, before, after):
+            assert type(b) is cst.Module
+            assert a.deep_equals(b), t[:80]
+            assert b.code == t, t[:80]
+            assert (a.encoding, a.default_newline, a.default_indent) == (
+                b.encoding, b.default_newline, b.default_indent)
+        # value nodes are shared within a text, and the memo is emptied after each parse
+        tree = fastcst.parse_module("a = b + c\\nd = e + f\\n")
+        ops = [s.body[0].value.operator for s in tree.body]
+        assert ops[0] is ops[1] and type(ops[0]) is cst.Add
+        twin = fastcst._PARSER[1]
+        assert all(c.cache_info().currsize == 0 for c in fastcst._PARSER[3])
+        assert sys.modules["libcst"] is cst and twin is not cst
+        # syntax errors: libcst's own exception, and libcst is itself again afterwards
+        for bad in ["def f(:\\n", "x = (\\n", "a b c\\n"]:
+            try:
+                fastcst.parse_module(bad)
+            except cst.ParserSyntaxError as error:
+                try:
+                    cst.parse_module(bad)
+                except cst.ParserSyntaxError as expected:
+                    assert str(error) == str(expected)
+            else:
+                raise AssertionError(bad)
+            assert sys.modules["libcst"] is cst
+        # hand-built nodes still get libcst's classes
+        assert type(cst.SimpleWhitespace(" ")) is cst.SimpleWhitespace
+        print(len(texts))
+        """
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            script,
+            str(REPO / "inplace_lint"),
+            str(REPO / "tests" / "fixtures"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 300
