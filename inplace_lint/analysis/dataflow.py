@@ -3092,6 +3092,24 @@ def _number(node: cst.Integer | cst.Float) -> int | float | complex:
         return node.evaluated_value
 
 
+def _string_value(node: cst.SimpleString) -> str | bytes:
+    """The literal's value. libcst's ``evaluated_value`` runs ``ast.literal_eval`` (a parse) on
+    every string; a plain or raw string whose body has no backslash (plain) and no carriage
+    return (which the tokenizer would turn into a newline) is its body, as ``literal_eval``
+    gives it. Anything else (bytes, escapes) takes libcst's way."""
+    text = node.value
+    start = 0
+    while text[start] not in "'\"":
+        start += 1
+    prefix = text[:start]
+    width = 3 if text.startswith(text[start] * 3, start) and len(text) - start >= 6 else 1
+    body = text[start + width : len(text) - width]
+    raw = prefix in ("r", "R")
+    if "\r" not in body and (raw or (prefix in ("", "u", "U") and "\\" not in body)):
+        return body
+    return node.evaluated_value
+
+
 def _code(interp: FunctionInterpreter, node) -> str:
     if node is None:
         return ""
@@ -3136,7 +3154,7 @@ def _literal(expr) -> object:
         except ValueError:
             return _NOT_LITERAL
     if kind is cst.SimpleString:
-        return expr.evaluated_value
+        return _string_value(expr)
     if kind is cst.UnaryOperation and type(expr.operator) is cst.Minus:
         value = _literal(expr.expression)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -3601,7 +3619,7 @@ def _string_index(expr: cst.Subscript) -> str | None:
     if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
         value = expr.slice[0].slice.value
         if isinstance(value, cst.SimpleString):
-            return value.evaluated_value
+            return _string_value(value)
     return None
 
 
@@ -3749,7 +3767,7 @@ def _annotation_head(node) -> str:
     for _ in range(8):
         kind = type(node)
         if kind is cst.SimpleString:
-            match = _QUOTED_HEAD.match(node.evaluated_value)
+            match = _QUOTED_HEAD.match(_string_value(node))
             return match.group(1) if match else ""
         if kind is cst.BinaryOperation and type(node.operator) is cst.BitOr:
             if _is_none(node.right):

@@ -11,14 +11,23 @@ import libcst as cst
 FRAMEWORK_ROOTS = ("torch", "paddle")
 
 
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
+
+
 def dotted_name(node: cst.BaseExpression) -> str | None:
     """`a.b.c` -> "a.b.c"; anything that is not a plain dotted name -> None."""
-    parts: list[str] = []
     # exact classes: `isinstance` against libcst's (ABC) classes is slow when it fails
-    while type(node) is cst.Attribute:
+    kind = type(node)
+    if kind is _NAME:  # the commonest case, and the analysis asks a lot
+        return node.value
+    if kind is not _ATTRIBUTE:
+        return None
+    parts: list[str] = []
+    while type(node) is _ATTRIBUTE:
         parts.append(node.attr.value)
         node = node.value
-    if type(node) is cst.Name:
+    if type(node) is _NAME:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None

@@ -237,12 +237,24 @@ def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
 def _call_overloads(name: str) -> tuple[tuple[str, dict], ...]:
     """The generated per-overload entries of `name` that a Python call can resolve to."""
     table = _torch_overloads()
-    names = [k for k in table if k == name or k.startswith(name + ".")]
+    names = _overloads_by_prefix().get(name, ())  # keys equal to `name` or starting `name.`
     return tuple(
         (k, table[k])
         for k in names
         if ("grad_inputs" in table[k] or table[k].get("composite")) and not k.endswith("out")
     )
+
+
+@lru_cache(maxsize=1)
+def _overloads_by_prefix() -> dict[str, list[str]]:
+    """Every overload key under each of its dotted prefixes (`add.Tensor` under `add` and
+    `add.Tensor`), in table order: one lookup instead of a scan of the table per name."""
+    index: dict[str, list[str]] = {}
+    for key in _torch_overloads():
+        parts = key.split(".")
+        for end in range(1, len(parts) + 1):
+            index.setdefault(".".join(parts[:end]), []).append(key)
+    return index
 
 
 def resolve_overload(
