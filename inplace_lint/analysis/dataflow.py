@@ -82,6 +82,10 @@ class FunctionSummary:
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
     returns_known: bool = False  # the returned tensor's producer is known
+    # Every return path returns a tuple of this many items, and these items (index -> saved as
+    # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
+    # hands the caller a `z` that its next write into breaks the backward of the first item.
+    saved_items: tuple[int, dict[int, str]] | None = None
 
 
 @dataclass
@@ -343,6 +347,7 @@ class FunctionInterpreter:
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
+        self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
@@ -632,7 +637,11 @@ class FunctionInterpreter:
                 self.eval(stmt.test, body_state)
             body_state = self.exec_block(_body(stmt), body_state)
             body_state.reachable = True  # `break` / `continue` / early return inside the loop
-            current = merge_states([entry, body_state])
+            current = body_state  # a later iteration starts where an earlier one ended
+        # After the loop: it ran no time, or (as far as the passes go) it ran through. Not the
+        # end of every pass: a name rebound in each iteration holds the last iteration's value,
+        # and the first pass's ops must not be counted as reached through it.
+        current = merge_states([entry, current])
         if stmt.orelse is not None:
             current = self.exec_block(_body(stmt.orelse), current)
         return current
@@ -693,6 +702,7 @@ class FunctionInterpreter:
         lineage = lineage_of(value)
         if lineage:
             self._record_saved_inputs(lineage, state)
+        self._record_saved_items(value, lineage, state)
         if _portable(value):
             self.result.summary.returned = value
         if isinstance(value, TensorVal):
@@ -705,6 +715,31 @@ class FunctionInterpreter:
             )
             summary.returns_known = value.known and (summary.returns_known or not self.returns_seen)
             self.returns_seen = True
+
+    def _record_saved_items(self, value: Value, lineage: frozenset[int], state: State) -> None:
+        """``FunctionSummary.saved_items``: kept only while every return path agrees."""
+        found = None
+        if isinstance(value, SeqVal) and lineage:
+            items: dict[int, str] = {}
+            for index, item in enumerate(value.items):
+                if isinstance(item, TensorVal):
+                    for save in state.saves.get(item.storage, ()):
+                        if save.certain and save.op_id in lineage and save.what != "ctx attribute":
+                            items.setdefault(index, save.what)
+            found = (len(value.items), items) if items else None
+        self.tuple_returns.append(found)
+        first = self.tuple_returns[0]
+        if first is None or any(
+            other is None or other[0] != first[0] for other in self.tuple_returns
+        ):
+            self.result.summary.saved_items = None
+            return
+        common = {
+            index: what
+            for index, what in first[1].items()
+            if all(index in other[1] for other in self.tuple_returns)
+        }
+        self.result.summary.saved_items = (first[0], common) if common else None
 
     def _record_saved_inputs(self, lineage: frozenset[int], state: State) -> None:
         """Arguments and `self.` tensors that an op on the way to the returned value saved: a
@@ -1952,6 +1987,8 @@ class FunctionInterpreter:
                 (f"{module.local_class}.forward", state.grad_enabled, self.grad_explicit)
             )
             forward = None
+            names = self.flow.parameter_names(f"{module.local_class}.forward")
+            arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
             if module.init_entry:
                 forward = self.flow.specialized(
                     f"{module.local_class}.forward", (), module.init_entry
@@ -1960,7 +1997,7 @@ class FunctionInterpreter:
                 forward = self.flow.result(f"{module.local_class}.forward")
             summary = forward.summary if forward is not None else None
             if summary is not None:
-                self._apply_param_writes(summary, positional, call, state, op_text, module)
+                self._apply_param_writes(summary, arguments, call, state, op_text, module)
         result = self._opaque_result(
             args,
             call,
@@ -1971,8 +2008,7 @@ class FunctionInterpreter:
             saves_output=bool(summary and summary.returns_saved_output),
         )
         if summary is not None:
-            names = self.flow.parameter_names(f"{module.local_class}.forward")
-            arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
+            result = self._saved_items_result(summary, result, call, state, op_text)
             self._apply_callee_saves(
                 summary, arguments, result, call, state, op_text, module=module
             )
@@ -2086,8 +2122,26 @@ class FunctionInterpreter:
             saves_output=bool(callee and callee.summary.returns_saved_output),
         )
         if callee is not None:
+            result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
         return result
+
+    def _saved_items_result(
+        self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
+    ) -> Value:
+        """A call to a function whose returned tuple holds tensors saved on the way to it: one
+        tensor per item (not one for the whole result), the saved ones saved by this call."""
+        if summary.saved_items is None or not isinstance(result, TensorVal):
+            return result
+        arity, saved = summary.saved_items
+        op_id = _last_op_id(result)
+        parts = []
+        for index in range(arity):
+            part = replace(result, storage=new_id(), nondiff_outputs=())
+            if index in saved and op_id is not None and state.grad_enabled:
+                state.add_save(part.storage, Save(_unquote(op_text), call, op_id, saved[index]))
+            parts.append(part)
+        return SeqVal(tuple(parts), result.lineage)
 
     def _apply_callee_saves(
         self,
@@ -2326,7 +2380,10 @@ class FunctionInterpreter:
         for value in list(bound.values()) + positional:
             lineage |= lineage_of(value)
             if isinstance(value, SeqVal):
-                tensors.extend(i for i in _flatten(value) if isinstance(i, TensorVal))
+                items = [i for i in _flatten(value) if isinstance(i, TensorVal)]
+                tensors.extend(items)
+                for item in items:  # `torch.stack(outs)` of a list built with `.append`
+                    lineage |= item.lineage
 
         # out=
         out_value = keywords.get("out")
@@ -3356,6 +3413,9 @@ def _identity_test(expr, values: list) -> ConstVal | None:
     def known(value):
         if isinstance(value, ConstVal):
             return value.value
+        if isinstance(value, TensorVal) and not value.known:
+            # what an unknown callee returned (a cache lookup) may be None
+            return _NOT_LITERAL
         if isinstance(value, (TensorVal, ModuleVal)):
             return value  # not None
         return _NOT_LITERAL
