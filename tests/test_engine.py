@@ -238,3 +238,30 @@ def test_differing_literals_merge_to_unknown() -> None:
     assert isinstance(_merge_values([ConstVal(False), ConstVal(True)]), Unknown)
     assert isinstance(_merge_values([ConstVal("relu"), ConstVal("gelu")]), Unknown)
     assert _merge_values([ConstVal("relu"), ConstVal("relu")]) == ConstVal("relu")
+
+
+def test_a_write_in_the_else_branch_of_an_option_names_the_negated_option() -> None:
+    # PaddleMIX's modelscope_st_unet: the write sits in the `else:` of `if self.only_self_att:`;
+    # the warning said "when `self.only_self_att` holds", the one case where it cannot happen
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, only_self_att):
+                super().__init__()
+                self.only_self_att = only_self_att
+                self.block = nn.Linear(4, 4)
+
+            def forward(self, x):
+                x = x * 2
+                if self.only_self_att:
+                    x = self.block(x)
+                else:
+                    for j in range(2):
+                        x[j] = self.block(x[j])
+                return x
+    """
+    found = [d for d in lint_source(textwrap.dedent(source), "t.py") if d.code == "IPL203"]
+    assert [d.span.start.row for d in found] == [17]
+    assert "when `not self.only_self_att` holds" in found[0].message

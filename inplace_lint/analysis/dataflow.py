@@ -508,6 +508,8 @@ class FunctionInterpreter:
                 then = self.exec_block(_body(stmt), then)
                 other = state.copy()
                 self._refine(stmt.test, other, False)
+                if configuration:  # a write in the other branch happens when the test fails
+                    self.conditions[-1] = _negated(self.conditions[-1])
                 if stmt.orelse is not None:
                     if isinstance(stmt.orelse, cst.If):
                         other = self.exec_stmt(stmt.orelse, other)
