@@ -38,15 +38,7 @@ def test_fast_construction_builds_equal_trees() -> None:
         print(len(files))
         """
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(REPO / "inplace_lint")],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout) > 40
+    assert _run_fresh(script, REPO / "inplace_lint") > 40
 
 
 def test_fast_parsing_builds_equal_trees_and_keeps_libcsts_errors() -> None:
@@ -95,18 +87,17 @@ def test_fast_parsing_builds_equal_trees_and_keeps_libcsts_errors() -> None:
         print(len(texts))
         """
     )
+    assert _run_fresh(script, REPO / "inplace_lint", REPO / "tests" / "fixtures") > 300
+
+
+def _run_fresh(script: str, *folders: Path) -> int:
+    """Run ``script`` in a fresh interpreter (the patches are process-wide); its printed count."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            script,
-            str(REPO / "inplace_lint"),
-            str(REPO / "tests" / "fixtures"),
-        ],
+        [sys.executable, "-c", script, *map(str, folders)],
         capture_output=True,
         text=True,
         cwd=REPO,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert int(done.stdout) > 300
+    return int(done.stdout)
