@@ -55,10 +55,9 @@ class PaddleLeafInplace(Rule):
             if write.how in ("optimizer", "helper"):
                 continue
             tensor = write.tensor
-            is_leaf = tensor.leaf or (
-                tensor.view_of_leaf and write.how in ("setitem", "aug-setitem")
-            )
-            if not is_leaf:
+            # Only the leaf itself: Paddle has no view-of-leaf check (AUTOGRAD.md; measured under
+            # paddle 3.3: an item write into `w.transpose(...)`, `w.reshape(...)` or `w[0]` runs)
+            if not tensor.leaf:
                 continue
             related = []
             origin = ""
