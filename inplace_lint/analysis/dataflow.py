@@ -975,7 +975,10 @@ class FunctionInterpreter:
             return
         if current.fw == "paddle" or (op == "@"):
             # Paddle tensors have no __iadd__: the name is rebound. `@=` is not in place in torch.
-            if current.fw == "paddle":
+            # `w.data *= s` goes through the `data` setter, which writes the new value into `w`
+            # (measured under paddle 3.3): an update, not a rebinding
+            data_setter = type(target) is cst.Attribute and target.attr.value == "data"
+            if current.fw == "paddle" and not data_setter:
                 on_attr = isinstance(target, cst.Attribute) and dotted_name(target.value) == "self"
                 update = not state.grad_enabled or _reads_gradient(node.value)
                 self.result.rebinds.append(
