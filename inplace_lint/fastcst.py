@@ -115,9 +115,9 @@ _VALUE_NODES = [
 
 def parse_module(text: str):
     """``libcst.parse_module(text)``, by the fast path once ``speed_up_parsing`` ran."""
-    import libcst
-
     if _PARSER is None:
+        import libcst
+
         return libcst.parse_module(text)
     real, twin, native_parse, caches = _PARSER
     modules = sys.modules

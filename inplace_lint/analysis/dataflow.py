@@ -2380,15 +2380,13 @@ class FunctionInterpreter:
         for name, value in keywords.items():
             if name in facts.params or name not in bound:
                 bound[name] = value
-        tensors = [v for v in list(bound.values()) + positional if isinstance(v, TensorVal)]
-        lineage = frozenset().union(*(t.lineage for t in tensors)) if tensors else frozenset()
-        for value in list(bound.values()) + positional:
-            lineage |= lineage_of(value)
+        values = list(bound.values()) + positional
+        tensors = [v for v in values if isinstance(v, TensorVal)]
+        for value in values:
             if isinstance(value, SeqVal):
-                items = [i for i in _flatten(value) if isinstance(i, TensorVal)]
-                tensors.extend(items)
-                for item in items:  # `torch.stack(outs)` of a list built with `.append`
-                    lineage |= item.lineage
+                tensors.extend(i for i in _flatten(value) if isinstance(i, TensorVal))
+        # a list's items count too: `torch.stack(outs)` of a list built with `.append`
+        lineage = frozenset().union(*(lineage_of(v) for v in values), *(t.lineage for t in tensors))
 
         # out=
         out_value = keywords.get("out")
