@@ -13,7 +13,8 @@ from inplace_lint.rules.base import Example, Rule
 class PaddleLeafInplace(Rule):
     """## What it does
     Finds a Paddle in-place API (`x.scale_()`, `x.add_()`, `F.relu_(x)`, `x[i] = v`) applied to a
-    trainable leaf (`stop_gradient=False`, a parameter) outside `paddle.no_grad()`.
+    trainable leaf (`stop_gradient=False`, a parameter) outside `paddle.no_grad()`. A write into a
+    view of the leaf (`w.transpose(...)[i] = v`, `w[0][1] = v`) is not one: Paddle allows it.
 
     ## Why is this bad?
     Paddle raises at the write:

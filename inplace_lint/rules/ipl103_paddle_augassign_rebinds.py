@@ -18,7 +18,8 @@ class PaddleAugassignRebinds(Rule):
     Finds `p -= lr * p.grad` (any augmented assignment) on a Paddle parameter, or on a tensor
     made with `stop_gradient=False` when the statement is an update: under `no_grad`, or reading
     a gradient. An accumulator grown in grad mode (`total += part`) is left alone: rebinding it
-    is the sum the loop means.
+    is the sum the loop means. So is `p.data -= ...`: the `data` setter writes the new value into
+    the parameter.
 
     ## Why is this bad?
     `paddle.Tensor` has no `__isub__`: the statement rebinds the loop variable `p` to a new
