@@ -3210,7 +3210,7 @@ def _literal(expr) -> object:
         return {"True": True, "False": False, "None": None}.get(expr.value, _NOT_LITERAL)
     if kind is cst.Integer or kind is cst.Float:
         try:
-            return expr.evaluated_value
+            return _number(expr)
         except ValueError:
             return _NOT_LITERAL
     if kind is cst.SimpleString:

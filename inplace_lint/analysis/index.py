@@ -134,36 +134,40 @@ def _blocks(stmt) -> list:
 
 
 def _resolve_class_kinds(classes: dict[str, ClassInfo], imports: ImportTable) -> None:
-    def module_fw(info: ClassInfo, seen: set[str]) -> str | None:
-        for base in info.base_names:
-            if base in MODULE_BASES:
-                return MODULE_BASES[base]
-            if base.startswith(("torch.nn.", "paddle.nn.")) and base.split(".")[-1][:1].isupper():
-                return base.split(".")[0]
-            local = classes.get(base)
-            if local is not None and base not in seen:
-                found = module_fw(local, seen | {base})
-                if found:
-                    return found
-        return None
-
-    def function_fw(info: ClassInfo, seen: set[str]) -> str | None:
-        for base in info.base_names:
-            if base in FUNCTION_BASES:
-                return FUNCTION_BASES[base]
-            local = classes.get(base)
-            if local is not None and base not in seen:
-                found = function_fw(local, seen | {base})
-                if found:
-                    return found
-        return None
-
     for info in classes.values():
-        info.module_fw = module_fw(info, {info.name})
-        info.autograd_function_fw = function_fw(info, {info.name})
+        info.module_fw = _module_fw(classes, info, {info.name})
+        info.autograd_function_fw = _function_fw(classes, info, {info.name})
         if (
             info.module_fw is None
             and info.autograd_function_fw is None
             and "forward" in info.methods
         ):
             info.looks_like_module = True
+
+
+# Module-level functions, not closures: a closure that calls itself is a reference cycle, which
+# would keep the class nodes (and the tree under them) alive until the cycle collector runs.
+def _module_fw(classes: dict[str, ClassInfo], info: ClassInfo, seen: set[str]) -> str | None:
+    for base in info.base_names:
+        if base in MODULE_BASES:
+            return MODULE_BASES[base]
+        if base.startswith(("torch.nn.", "paddle.nn.")) and base.split(".")[-1][:1].isupper():
+            return base.split(".")[0]
+        local = classes.get(base)
+        if local is not None and base not in seen:
+            found = _module_fw(classes, local, seen | {base})
+            if found:
+                return found
+    return None
+
+
+def _function_fw(classes: dict[str, ClassInfo], info: ClassInfo, seen: set[str]) -> str | None:
+    for base in info.base_names:
+        if base in FUNCTION_BASES:
+            return FUNCTION_BASES[base]
+        local = classes.get(base)
+        if local is not None and base not in seen:
+            found = _function_fw(classes, local, seen | {base})
+            if found:
+                return found
+    return None
