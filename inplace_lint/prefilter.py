@@ -213,6 +213,7 @@ class _Unit:
     # `self.x = ...` in `__init__`: (names assigned, holds in-place syntax, names used)
     assigns: list[tuple[frozenset[str], bool, frozenset[str]]] = field(default_factory=list)
     body: list[ast.stmt] = field(default_factory=list)  # class-level statements (not analysed)
+    forward_assigns: set[str] | None = None  # the attributes its `forward` assigns (memo)
 
     @property
     def init(self) -> list[_Unit]:
@@ -799,6 +800,12 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     if unit.owner is None:
         return deps
     deps += _methods_named(unit.owner, unit.attrs)  # self.m()
+    if unit.name not in _PRELUDE_EXEMPT and not unit.scan.read_attrs.isdisjoint(
+        _forward_assigns(unit.owner)
+    ):
+        # a method reading what `forward` leaves on `self` is analysed after `forward` runs
+        # (dataflow: FunctionInterpreter._forward_prelude)
+        deps += unit.owner.methods["forward"]
     for cls in module.lineage(unit.owner):  # `self.*` facts come from `__init__`, inherited too
         deps.append(cls)
         deps += cls.init
@@ -808,6 +815,20 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
                     deps.append(built)
                     deps += _methods_named(built, entry)
     return deps
+
+
+_PRELUDE_EXEMPT = frozenset({"__init__", "forward", "_forward_impl"})
+
+
+def _forward_assigns(cls: _Unit) -> set[str]:
+    """The attributes the class's `forward` assigns (`self.fake = ...` -> fake)."""
+    if cls.forward_assigns is None:
+        cls.forward_assigns = set()
+        for method in cls.methods.get("forward", ()):
+            for node in _statements(method.node):
+                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    cls.forward_assigns |= _target_names(node)
+    return cls.forward_assigns
 
 
 def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_Unit]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -117,6 +118,8 @@ class ModuleDataflow:
         # autograd.Function class -> one entry per `Fn.apply(...)` call: for each positional
         # argument, whether the caller may use it after the call (IPL106 needs a caller that does)
         self.apply_uses: dict[str, list[tuple[bool, ...]]] = {}
+        self._inlinable: dict[str, bool] = {}
+        self._forward_attributes: dict[str, frozenset[str]] = {}
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -145,6 +148,42 @@ class ModuleDataflow:
             for write in result.writes:
                 if not write.confirmed_by_backward:
                     write.speculative = True
+
+    def inlinable(self, key: str) -> bool:
+        """A method that can run inside its caller (`FunctionInterpreter._inline_method`): only
+        `self` as parameter, no decorator, no value returned, no `yield`."""
+        found = self._inlinable.get(key)
+        if found is None:
+            info = self.index.functions.get(key)
+            node = info.node if info is not None else None
+            params = node.params if node is not None else None
+            found = self._inlinable[key] = bool(
+                node is not None
+                and info.cls is not None
+                and not node.decorators
+                and len(params.params) == 1
+                and not params.posonly_params
+                and not params.kwonly_params
+                and isinstance(params.star_arg, cst.MaybeSentinel)
+                and params.star_kwarg is None
+                and _is_procedure(node.body)
+            )
+        return found
+
+    def forward_attributes(self, cls: ClassInfo | None) -> frozenset[str]:
+        """The `self.<name>` a module's `forward` assigns (statements at any depth of its body);
+        empty when it has no plain `forward` or `__init__` sets none of them... (see
+        ``_wants_forward_prelude``)."""
+        if cls is None:
+            return frozenset()
+        found = self._forward_attributes.get(cls.name)
+        if found is None:
+            info = self.index.functions.get(f"{cls.name}.forward")
+            found = frozenset()
+            if info is not None and info.cls is cls and not info.node.decorators:
+                found = frozenset(_self_attributes_assigned(info.node.body))
+            self._forward_attributes[cls.name] = found
+        return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
         """Parameters whose default is True, False or None."""
@@ -354,6 +393,12 @@ class FunctionInterpreter:
         self._order: _StatementOrder | None = None  # built on demand (_used_after)
         self._optional: frozenset[str] | None = None  # built on demand (_optional_parameters)
         self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
+        self.inlining: list[str] = []  # methods being run inside this one (_inline_method)
+        # the forward pass an entry method of a module runs after (_forward_prelude): pending
+        # until the method reads an attribute only `forward` sets; then the op ids it made
+        self._prelude_pending = False
+        self._prelude_ops: tuple[int, int] | None = None
+        self._entry_self: dict[str, Value] = {}
 
     # ---------------------------------------------------------------- setup
     def _framework(self) -> str:
@@ -383,7 +428,12 @@ class FunctionInterpreter:
         if self.is_function_forward:
             state.grad_enabled, self.grad_explicit = False, True
         self._bind_parameters(state)
+        self._prelude_pending = self._wants_forward_prelude()
+        if self._prelude_pending:
+            self._entry_self = {k: v for k, v in state.env.items() if k.startswith("self.")}
         state = self.exec_block(_body(self.info.node), state)
+        if self._prelude_ops is not None:
+            self._drop_unconfirmed_prelude_writes()
         if self.info.node.name.value == "__init__" and self.info.cls is not None:
             self.result.self_attributes = {
                 k: v for k, v in state.env.items() if k.startswith("self.")
@@ -472,6 +522,130 @@ class FunctionInterpreter:
         )
         if self.info.node.name.value != "__init__":
             state.env.update(self.flow.init_attributes(cls, self.self_entry))
+
+    # ---------------------------------------------------------------- methods run in place
+    # A training step spread over methods (pix2pix's `optimize_parameters`: `self.forward()`,
+    # `self.backward_D()`, `self.optimizer_D.step()`, `self.backward_G()`) shares its graph
+    # through `self.*` attributes: the order of forward, backward and step is only visible when
+    # the methods it calls run in its own state. A method called as `self.m()` (no argument, no
+    # value returned, no decorator) runs inline, in a scope of its own that shares `self.*`
+    # and the saved tensors with the caller. An entry method of a module that reads what only
+    # `forward` sets (DRIT's `update_EG`, called after `model(x)`) runs after `forward`: its
+    # events are dropped unless a backward in the method reaches what `forward` saved.
+
+    def _inline_method(self, key: str, call: cst.Call, state: State) -> bool:
+        info = self.index.functions.get(key)
+        if (
+            info is None
+            or not self.call_local_functions
+            or key == self.info.key
+            or key in self.inlining
+            or len(self.inlining) >= _MAX_INLINE_DEPTH
+            or self.info.node.name.value == "__init__"
+            or not self.flow.inlinable(key)
+        ):
+            return False
+        self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        self._run_inline(info, state, {})
+        return True
+
+    def _run_inline(self, info: FunctionInfo, state: State, bindings: dict[str, Value]) -> None:
+        outer = state.env
+        inner = dict(self.flow.globals)
+        inner.update((k, v) for k, v in outer.items() if k == "self" or k.startswith("self."))
+        inner.update(bindings)
+        kept = (
+            self.stmt,
+            self.last_inplace_activation,
+            self.clobbered,
+            self.grad_explicit,
+            state.grad_enabled,
+            state.inference,
+        )
+        self.clobbered = {}
+        state.env = inner
+        self.inlining.append(info.key)
+        try:
+            end = self.exec_block(_body(info.node), state)
+        finally:
+            self.inlining.pop()
+            self.stmt, self.last_inplace_activation, self.clobbered, self.grad_explicit = kept[:4]
+        env = {k: v for k, v in outer.items() if not k.startswith("self.") or k in end.env}
+        env.update((k, v) for k, v in end.env.items() if k.startswith("self."))
+        state.env = env
+        state.saves = end.saves
+        state.grad_enabled, state.inference = kept[4], kept[5]
+        state.reachable = True
+
+    def _wants_forward_prelude(self) -> bool:
+        cls, name = self.cls, self.info.node.name.value
+        return (
+            cls is not None
+            and cls.is_module
+            and not self.entry
+            and not self.self_entry
+            and self.call_local_functions
+            and not name.startswith("__")
+            and name not in ("forward", "_forward_impl")
+            and bool(self.flow.forward_attributes(cls))
+        )
+
+    def _forward_prelude(self, state: State) -> None:
+        """Run `forward` (inputs as a forward's inputs) before what is left of this method; what
+        it reports is not this method's (see above)."""
+        self._prelude_pending = False
+        info = self.index.functions[f"{self.cls.name}.forward"]
+        bindings: dict[str, Value] = {}
+        params = info.node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params)[1:]:
+            name = param.name.value
+            if param.default is not None or _non_tensor_annotation(param):
+                bindings[name] = UNKNOWN
+                continue
+            # a model the training code calls is given data, not a tensor that requires grad
+            bindings[name] = TensorVal(
+                fw=self.fw,
+                storage=new_id(),
+                requires_grad=False,
+                producer=f"the argument `{name}` of `forward`",
+                known=True,
+            )
+        result = self.result
+        lengths = [
+            len(x)
+            for x in (
+                result.writes,
+                result.out_calls,
+                result.rebinds,
+                result.reuses,
+                result.function_issues,
+                result.adjacency,
+                result.call_sites,
+                self.pending,
+            )
+        ]
+        before = {k: v for k, v in state.env.items() if k.startswith("self.")}
+        first = new_id()
+        self._run_inline(info, state, bindings)
+        self._prelude_ops = (first, new_id())
+        del result.writes[lengths[0] :], result.out_calls[lengths[1] :]
+        del result.rebinds[lengths[2] :], result.reuses[lengths[3] :]
+        del result.function_issues[lengths[4] :], result.adjacency[lengths[5] :]
+        del result.call_sites[lengths[6] :], self.pending[lengths[7] :]
+        # what this method bound before it got here stays its own
+        for key, value in before.items():
+            if value is not self._entry_self.get(key):
+                state.env[key] = value
+
+    def _drop_unconfirmed_prelude_writes(self) -> None:
+        first, last = self._prelude_ops
+        self.result.writes = [
+            w
+            for w in self.result.writes
+            if w.confirmed_by_backward
+            or not w.saves
+            or not all(first < s.op_id < last for s in w.saves)
+        ]
 
     # ---------------------------------------------------------------- statements
     def exec_block(self, body: list | tuple, state: State) -> State:
@@ -685,8 +859,9 @@ class FunctionInterpreter:
         elif kind is cst.Return:
             if small.value is not None:
                 value = self.eval(small.value, state)
-                self.reach(lineage_of(value), state, retain=True)
-                self._record_return(value, state)
+                if not self.inlining:  # an inlined method's return is not this function's
+                    self.reach(lineage_of(value), state, retain=True)
+                    self._record_return(value, state)
             state.reachable = False
         elif kind is cst.Raise:
             state.reachable = False
@@ -1182,6 +1357,16 @@ class FunctionInterpreter:
         path = dotted_name(expr)
         if path is not None and path in state.env:
             return state.env[path]
+        if (
+            self._prelude_pending
+            and path is not None
+            and path.count(".") == 1
+            and path.startswith("self.")
+            and path[5:] in self.flow.forward_attributes(self.cls)
+        ):
+            self._forward_prelude(state)
+            if path in state.env:
+                return state.env[path]
         if path == "self.training" and self.cls is not None and self.cls.is_module:
             # Backward runs in training mode: the eval-mode paths of a module (`if not
             # self.training: x += bias`, VAE's `std.add_(mu)` at inference) are not where a
@@ -1801,6 +1986,14 @@ class FunctionInterpreter:
     def call_module_method(
         self, module: ModuleVal, method: str, call: cst.Call, state: State
     ) -> Value:
+        if (
+            module.path == "self"
+            and not call.args
+            and self.cls is not None
+            and module.local_class == self.cls.name
+            and self._inline_method(f"{self.cls.name}.{method}", call, state)
+        ):
+            return UNKNOWN
         if method in ("parameters", "named_parameters"):
             self._args(call, state)
             return ParamsVal(
@@ -2734,6 +2927,13 @@ class FunctionInterpreter:
         else:
             labels = optimizer.labels or optimizer.modules
             storages = [(f"params:{m}", label) for m, label in zip(optimizer.modules, labels)]
+            if "self" in optimizer.modules:
+                # `Adam(self.parameters())` also updates what `self.enc(x)` saved
+                storages += [
+                    (v.params_storage_key, k)
+                    for k, v in state.env.items()
+                    if k.startswith("self.") and isinstance(v, ModuleVal) and v.has_parameters
+                ]
         text = f"`{_code(self, call)}`"
         for storage, label in storages:
             tensor = TensorVal(
@@ -3357,6 +3557,63 @@ def _iterates_directly(expr) -> bool:
     if type(expr) is cst.Call and dotted_name(expr.func) == "enumerate" and expr.args:
         expr = expr.args[0].value
     return type(expr) in (cst.Name, cst.Attribute)
+
+
+_MAX_INLINE_DEPTH = 3
+
+
+def _statements_of(body) -> Iterator:
+    """The small statements under a block, nested blocks included (not nested defs or classes)."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+            continue
+        kind = type(node)
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+            yield from node.body
+        elif kind is not cst.FunctionDef and kind is not cst.ClassDef:
+            for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                part = getattr(node, name, None)
+                if part is not None and not isinstance(part, cst.BaseExpression):
+                    stack.append(part)
+
+
+def _is_procedure(body) -> bool:
+    """No `return <value>` and no `yield` among the statements of ``body``."""
+    for small in _statements_of(body):
+        kind = type(small)
+        if kind is cst.Return and small.value is not None:
+            return False
+        if kind is cst.Expr and type(small.value) in (cst.Yield, cst.Await):
+            return False
+        if kind is cst.Assign and type(small.value) is cst.Yield:
+            return False
+    return True
+
+
+def _self_attributes_assigned(body) -> set[str]:
+    found: set[str] = set()
+    for small in _statements_of(body):
+        kind = type(small)
+        if kind is cst.Assign:
+            targets = [t.target for t in small.targets]
+        elif kind is cst.AnnAssign or kind is cst.AugAssign:
+            targets = [small.target]
+        else:
+            continue
+        while targets:
+            target = targets.pop()
+            if type(target) in (cst.Tuple, cst.List):
+                targets.extend(e.value for e in target.elements)
+            elif type(target) is cst.StarredElement:
+                targets.append(target.value)
+            else:
+                name = dotted_name(target)
+                if name and name.startswith("self.") and name.count(".") == 1:
+                    found.add(name[5:])
+    return found
 
 
 def _names_in(node) -> set[str]:

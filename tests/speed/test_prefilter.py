@@ -288,6 +288,48 @@ CASES = {
         """,
         "return shift(x)",
     ),
+    "an update method reads what forward left on self (forward runs before it)": (
+        """
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+                self.gen = nn.Linear(4, 4)
+                self.opt = torch.optim.Adam(self.parameters())
+
+            def forward(self, x):
+                self.fake = self.gen(self.enc(x))
+
+            def update(self):
+                self.fake.sum().backward(retain_graph=True)
+                self.opt.step()
+                (self.gen(self.fake) ** 2).sum().backward()
+        """,
+        "self.fake = self.gen(self.enc(x))",
+    ),
+    "a training step runs methods that take no argument": (
+        """
+        class GAN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.netG = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 4))
+                self.netD = nn.Linear(4, 1)
+                self.opt_g = torch.optim.Adam(self.netG.parameters())
+
+            def forward(self):
+                self.fake = self.netG(self.real)
+
+            def backward_d(self):
+                self.netD(self.fake).mean().backward()
+
+            def optimize(self):
+                self.forward()
+                self.netD(self.fake).mean().backward(retain_graph=True)
+                self.opt_g.step()
+                self.backward_d()
+        """,
+        "self.netD(self.fake).mean().backward()",
+    ),
 }
 
 
