@@ -394,6 +394,10 @@ class FunctionInterpreter:
         self._optional: frozenset[str] | None = None  # built on demand (_optional_parameters)
         self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
         self.inlining: list[str] = []  # methods being run inside this one (_inline_method)
+        # parameter storages a backward in this function has reached (their gradients exist, so
+        # a step updates them); None until a backward with a known graph runs
+        self.graded: set[object] | None = None
+        self.module_ops: dict[int, object] = {}  # op id of a module call -> its parameters
         # the forward pass an entry method of a module runs after (_forward_prelude): pending
         # until the method reads an attribute only `forward` sets; then the op ids it made
         self._prelude_pending = False
@@ -2152,6 +2156,7 @@ class FunctionInterpreter:
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
                 if op_id is not None:
+                    self.module_ops[op_id] = owner.params_storage_key
                     triggers = dict(getattr(facts, "attribute_triggers", ()))
                     for what in facts.saved_attributes or ():
                         certain = _attribute_saved(triggers.get(what), facts.call, positional)
@@ -2213,6 +2218,7 @@ class FunctionInterpreter:
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
+                self.module_ops[op_id] = owner.params_storage_key
                 state.add_save(
                     owner.params_storage_key,
                     Save(_unquote(op_text), call, op_id, "parameters", certain=True),
@@ -2934,6 +2940,10 @@ class FunctionInterpreter:
                     for k, v in state.env.items()
                     if k.startswith("self.") and isinstance(v, ModuleVal) and v.has_parameters
                 ]
+        if self.graded is not None:
+            # a step skips the parameters without a gradient: after a backward this function
+            # ran, those outside its graph (`zero_grad()` leaves them None)
+            storages = [(k, label) for k, label in storages if k in self.graded]
         text = f"`{_code(self, call)}`"
         for storage, label in storages:
             tensor = TensorVal(
@@ -3091,6 +3101,11 @@ class FunctionInterpreter:
     def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
         if lineage is not None:
             self.reach(lineage, state, retain, by_backward=True)
+            graded = set() if self.graded is None else self.graded
+            graded.update(storage for op_id, storage in self.module_ops.items() if op_id in lineage)
+            self.graded = graded
+        else:
+            self.graded = None  # a graph we cannot see may give any parameter its gradient
         if not retain:
             state.clear_saves(lineage)
             self.pending = [w for w in self.pending if not _fully_reached(w)]
