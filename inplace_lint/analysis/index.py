@@ -135,8 +135,8 @@ def _blocks(stmt) -> list:
 
 def _resolve_class_kinds(classes: dict[str, ClassInfo], imports: ImportTable) -> None:
     for info in classes.values():
-        info.module_fw = _module_fw(classes, info, {info.name})
-        info.autograd_function_fw = _function_fw(classes, info, {info.name})
+        info.module_fw = _framework_of(classes, info, {info.name}, MODULE_BASES, modules=True)
+        info.autograd_function_fw = _framework_of(classes, info, {info.name}, FUNCTION_BASES)
         if (
             info.module_fw is None
             and info.autograd_function_fw is None
@@ -145,29 +145,29 @@ def _resolve_class_kinds(classes: dict[str, ClassInfo], imports: ImportTable) ->
             info.looks_like_module = True
 
 
-# Module-level functions, not closures: a closure that calls itself is a reference cycle, which
+# A module-level function, not a closure: a closure that calls itself is a reference cycle, which
 # would keep the class nodes (and the tree under them) alive until the cycle collector runs.
-def _module_fw(classes: dict[str, ClassInfo], info: ClassInfo, seen: set[str]) -> str | None:
+def _framework_of(
+    classes: dict[str, ClassInfo],
+    info: ClassInfo,
+    seen: set[str],
+    known: dict[str, str],
+    modules: bool = False,
+) -> str | None:
+    """The framework of the first base (local ones followed) found in ``known``; with
+    ``modules``, any capitalised class of `torch.nn` / `paddle.nn` counts too."""
     for base in info.base_names:
-        if base in MODULE_BASES:
-            return MODULE_BASES[base]
-        if base.startswith(("torch.nn.", "paddle.nn.")) and base.split(".")[-1][:1].isupper():
+        if base in known:
+            return known[base]
+        if (
+            modules
+            and base.startswith(("torch.nn.", "paddle.nn."))
+            and base.split(".")[-1][:1].isupper()
+        ):
             return base.split(".")[0]
         local = classes.get(base)
         if local is not None and base not in seen:
-            found = _module_fw(classes, local, seen | {base})
-            if found:
-                return found
-    return None
-
-
-def _function_fw(classes: dict[str, ClassInfo], info: ClassInfo, seen: set[str]) -> str | None:
-    for base in info.base_names:
-        if base in FUNCTION_BASES:
-            return FUNCTION_BASES[base]
-        local = classes.get(base)
-        if local is not None and base not in seen:
-            found = _function_fw(classes, local, seen | {base})
+            found = _framework_of(classes, local, seen | {base}, known, modules)
             if found:
                 return found
     return None
