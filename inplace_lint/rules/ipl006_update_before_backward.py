@@ -29,6 +29,12 @@ class UpdateBeforeBackward(Rule):
 
     `no_grad` does not help: it escapes the leaf check, not the version check.
 
+    The step, the backwards and the forward may be spread over the methods of a class, as GAN
+    code does: `optimize_parameters` calling `self.forward()`, `self.backward_G()`,
+    `self.optimizer_G.step()` and `self.backward_D()` (methods called with no argument are
+    followed into), or an update method called after `model(x)` that reads what `forward` left on
+    `self`. A step only counts for parameters that have a gradient at that point.
+
     ## Example
     ```python
     d_loss.backward(retain_graph=True)
