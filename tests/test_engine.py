@@ -265,3 +265,62 @@ def test_a_write_in_the_else_branch_of_an_option_names_the_negated_option() -> N
     found = [d for d in lint_source(textwrap.dedent(source), "t.py") if d.code == "IPL203"]
     assert [d.span.start.row for d in found] == [17]
     assert "when `not self.only_self_att` holds" in found[0].message
+
+
+def test_an_update_method_after_a_forward_that_returns_a_value() -> None:
+    # the forward run before the method (its return is not the method's, and must not fail:
+    # an IndexError in session 7 on coqui TTS's and ppdiffusers' modules)
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+                self.gen = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+                self.opt = torch.optim.Adam(self.gen.parameters())
+
+            def forward(self, x):
+                self.fake = self.gen(self.enc(x))
+                if x.dim() > 2:
+                    return None
+                return self.fake
+
+            def update(self):
+                self.fake.sum().backward(retain_graph=True)
+                self.opt.step()
+                self.fake.mean().backward()
+    """
+    assert codes(source) == [(20, "IPL006")]
+
+
+def test_a_training_helper_with_arguments_runs_inline_and_returns_its_loss() -> None:
+    # CycleGAN's backward_D_basic(netD, real, fake): the backward inside it, through the fake
+    # that is not detached, runs after G's step
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.netG = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 4))
+                self.netD = nn.Linear(4, 1)
+                self.opt_g = torch.optim.Adam(self.netG.parameters())
+
+            def backward_d(self, netD, real, fake, scale=None):
+                loss = netD(fake).mean() - netD(real).mean()
+                loss.backward()
+                if scale is None:
+                    return loss
+                return loss * scale
+
+            def step(self, real):
+                fake = self.netG(real)
+                self.netD(fake).mean().backward(retain_graph=True)
+                self.opt_g.step()
+                loss = self.backward_d(self.netD, real, fake=fake)
+                return loss.item()
+    """
+    assert codes(source) == [(22, "IPL006")]

@@ -55,6 +55,7 @@ from inplace_lint.analysis.values import (
     ZipVal,
     lineage_of,
     merge_states,
+    merge_values,
     new_id,
     replace,
     tri_or,
@@ -118,7 +119,7 @@ class ModuleDataflow:
         # autograd.Function class -> one entry per `Fn.apply(...)` call: for each positional
         # argument, whether the caller may use it after the call (IPL106 needs a caller that does)
         self.apply_uses: dict[str, list[tuple[bool, ...]]] = {}
-        self._inlinable: dict[str, bool] = {}
+        self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
 
     def run(self) -> list[FunctionResult]:
@@ -149,25 +150,31 @@ class ModuleDataflow:
                 if not write.confirmed_by_backward:
                     write.speculative = True
 
-    def inlinable(self, key: str) -> bool:
-        """A method that can run inside its caller (`FunctionInterpreter._inline_method`): only
-        `self` as parameter, no decorator, no value returned, no `yield`."""
-        found = self._inlinable.get(key)
-        if found is None:
-            info = self.index.functions.get(key)
-            node = info.node if info is not None else None
-            params = node.params if node is not None else None
-            found = self._inlinable[key] = bool(
-                node is not None
-                and info.cls is not None
-                and not node.decorators
-                and len(params.params) == 1
-                and not params.posonly_params
+    def inlinable(self, key: str) -> str | None:
+        """How a method can run inside its caller (`FunctionInterpreter._inline_method`):
+        "plain" — only `self` as parameter, no value returned; "training" — it runs a backward
+        itself (`loss.backward()`), takes plain positional or keyword parameters and may return
+        a value; None — neither (or a decorator, a `yield`, `*args`, keyword-only parameters)."""
+        if key in self._inlinable:
+            return self._inlinable[key]
+        info = self.index.functions.get(key)
+        node = info.node if info is not None else None
+        found = None
+        if node is not None and info.cls is not None and not node.decorators:
+            params = node.params
+            plain_params = (
+                not params.posonly_params
                 and not params.kwonly_params
                 and isinstance(params.star_arg, cst.MaybeSentinel)
                 and params.star_kwarg is None
-                and _is_procedure(node.body)
+                and len(params.params) >= 1
             )
+            if plain_params and not _yields(node.body):
+                if len(params.params) == 1 and not _returns_value(node.body):
+                    found = "plain"
+                elif _runs_backward(node.body):
+                    found = "training"
+        self._inlinable[key] = found
         return found
 
     def forward_attributes(self, cls: ClassInfo | None) -> frozenset[str]:
@@ -394,10 +401,12 @@ class FunctionInterpreter:
         self._optional: frozenset[str] | None = None  # built on demand (_optional_parameters)
         self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
         self.inlining: list[str] = []  # methods being run inside this one (_inline_method)
+        self.inline_returns: list[list[Value]] = []  # what each of them returned
         # parameter storages a backward in this function has reached (their gradients exist, so
         # a step updates them); None until a backward with a known graph runs
         self.graded: set[object] | None = None
         self.module_ops: dict[int, object] = {}  # op id of a module call -> its parameters
+        self.ran_backward = False  # a backward ran in this function (inlined methods included)
         # the forward pass an entry method of a module runs after (_forward_prelude): pending
         # until the method reads an attribute only `forward` sets; then the op ids it made
         self._prelude_pending = False
@@ -537,7 +546,8 @@ class FunctionInterpreter:
     # `forward` sets (DRIT's `update_EG`, called after `model(x)`) runs after `forward`: its
     # events are dropped unless a backward in the method reaches what `forward` saved.
 
-    def _inline_method(self, key: str, call: cst.Call, state: State) -> bool:
+    def _inline_method(self, key: str, call: cst.Call, state: State) -> Value | None:
+        """Run `self.m(...)` inside this function (see above); None when it is not run so."""
         info = self.index.functions.get(key)
         if (
             info is None
@@ -546,14 +556,40 @@ class FunctionInterpreter:
             or key in self.inlining
             or len(self.inlining) >= _MAX_INLINE_DEPTH
             or self.info.node.name.value == "__init__"
-            or not self.flow.inlinable(key)
         ):
-            return False
+            return None
+        kind = self.flow.inlinable(key)
+        if kind is None or (kind == "plain" and call.args):
+            return None
+        bindings: dict[str, Value] = {}
+        if call.args:
+            if any(arg.star for arg in call.args):
+                return None
+            positional, keywords = self._args(call, state)
+            names = [p.name.value for p in info.node.params.params[1:]]
+            if len(positional) > len(names) or any(k not in names for k in keywords):
+                return None
+            bindings = dict(zip(names, positional))
+            bindings.update(keywords)
+            for param in info.node.params.params[1:]:
+                name = param.name.value
+                if name not in bindings:
+                    literal = _literal(param.default) if param.default is not None else None
+                    bindings[name] = (
+                        ConstVal(literal)
+                        if literal is not _NOT_LITERAL and isinstance(literal, (bool, type(None)))
+                        else UNKNOWN
+                    )
         self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
-        self._run_inline(info, state, {})
-        return True
+        returned = self._run_inline(info, state, bindings)
+        if not returned:
+            return UNKNOWN
+        return returned[0] if len(returned) == 1 else merge_values(returned)
 
-    def _run_inline(self, info: FunctionInfo, state: State, bindings: dict[str, Value]) -> None:
+    def _run_inline(
+        self, info: FunctionInfo, state: State, bindings: dict[str, Value]
+    ) -> list[Value]:
+        """Run ``info``'s body in ``state`` (see above); returns the values it returned."""
         outer = state.env
         inner = dict(self.flow.globals)
         inner.update((k, v) for k, v in outer.items() if k == "self" or k.startswith("self."))
@@ -569,10 +605,12 @@ class FunctionInterpreter:
         self.clobbered = {}
         state.env = inner
         self.inlining.append(info.key)
+        self.inline_returns.append([])
         try:
             end = self.exec_block(_body(info.node), state)
         finally:
             self.inlining.pop()
+            returned = self.inline_returns.pop()
             self.stmt, self.last_inplace_activation, self.clobbered, self.grad_explicit = kept[:4]
         env = {k: v for k, v in outer.items() if not k.startswith("self.") or k in end.env}
         env.update((k, v) for k, v in end.env.items() if k.startswith("self."))
@@ -580,6 +618,12 @@ class FunctionInterpreter:
         state.saves = end.saves
         state.grad_enabled, state.inference = kept[4], kept[5]
         state.reachable = True
+        return returned
+
+    def _training_step(self) -> bool:
+        """A function (not a forward) that has run a backward: what it returns or keeps on
+        `self` after that is for logging or the next step, not a graph a caller backwards."""
+        return self.ran_backward and not self.is_forward_like
 
     def _wants_forward_prelude(self) -> bool:
         cls, name = self.cls, self.info.node.name.value
@@ -863,8 +907,11 @@ class FunctionInterpreter:
         elif kind is cst.Return:
             if small.value is not None:
                 value = self.eval(small.value, state)
-                if not self.inlining:  # an inlined method's return is not this function's
-                    self.reach(lineage_of(value), state, retain=True)
+                if self.inlining:  # an inlined method's return is its caller's value
+                    self.inline_returns[-1].append(value)
+                else:
+                    if not self._training_step():  # (as for `self.x = ...` in ``bind``)
+                        self.reach(lineage_of(value), state, retain=True)
                     self._record_return(value, state)
             state.reachable = False
         elif kind is cst.Raise:
@@ -978,7 +1025,13 @@ class FunctionInterpreter:
                     value = replace(value, path=path)
                 state.env[path] = value
                 self._drop_attribute_paths(path, state)
-                if path.startswith("self.") and self.info.node.name.value != "__init__":
+                if (
+                    path.startswith("self.")
+                    and self.info.node.name.value != "__init__"
+                    and not self._training_step()
+                ):
+                    # kept where a caller may run the backward (not in a training step that ran
+                    # its own: what it keeps on `self` there is for logging or the next step)
                     self.reach(lineage_of(value), state, retain=True)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -1990,14 +2043,10 @@ class FunctionInterpreter:
     def call_module_method(
         self, module: ModuleVal, method: str, call: cst.Call, state: State
     ) -> Value:
-        if (
-            module.path == "self"
-            and not call.args
-            and self.cls is not None
-            and module.local_class == self.cls.name
-            and self._inline_method(f"{self.cls.name}.{method}", call, state)
-        ):
-            return UNKNOWN
+        if module.path == "self" and self.cls is not None and module.local_class == self.cls.name:
+            inlined = self._inline_method(f"{self.cls.name}.{method}", call, state)
+            if inlined is not None:
+                return inlined
         if method in ("parameters", "named_parameters"):
             self._args(call, state)
             return ParamsVal(
@@ -3099,6 +3148,7 @@ class FunctionInterpreter:
             state.saves.pop(tensor.storage, None)
 
     def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
+        self.ran_backward = True
         if lineage is not None:
             self.reach(lineage, state, retain, by_backward=True)
             graded = set() if self.graded is None else self.graded
@@ -3595,17 +3645,34 @@ def _statements_of(body) -> Iterator:
                     stack.append(part)
 
 
-def _is_procedure(body) -> bool:
-    """No `return <value>` and no `yield` among the statements of ``body``."""
+def _returns_value(body) -> bool:
+    return any(
+        type(small) is cst.Return and small.value is not None for small in _statements_of(body)
+    )
+
+
+def _yields(body) -> bool:
     for small in _statements_of(body):
         kind = type(small)
-        if kind is cst.Return and small.value is not None:
-            return False
         if kind is cst.Expr and type(small.value) in (cst.Yield, cst.Await):
-            return False
-        if kind is cst.Assign and type(small.value) is cst.Yield:
-            return False
-    return True
+            return True
+        if (kind is cst.Assign or kind is cst.AnnAssign) and type(small.value) is cst.Yield:
+            return True
+    return False
+
+
+def _runs_backward(body) -> bool:
+    """A statement `<expr>.backward(...)` among the statements of ``body``."""
+    for small in _statements_of(body):
+        if type(small) is cst.Expr:
+            call = small.value
+            if (
+                type(call) is cst.Call
+                and type(call.func) is cst.Attribute
+                and call.func.attr.value == "backward"
+            ):
+                return True
+    return False
 
 
 def _self_attributes_assigned(body) -> set[str]:

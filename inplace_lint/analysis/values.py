@@ -287,6 +287,12 @@ def _moved_past(save, storage, live: list[State], vals: list) -> bool:
     )
 
 
+def merge_values(vals: list[Value]) -> Value:
+    """What one name holds after the paths that bound it to ``vals`` (the values a function's
+    return statements give, for one)."""
+    return _merge_values(vals)
+
+
 def _merge_values(vals: list[Value | None]) -> Value:
     first = vals[0]
     if all(v is first for v in vals) and first is not None:
