@@ -324,3 +324,67 @@ def test_a_training_helper_with_arguments_runs_inline_and_returns_its_loss() -> 
                 return loss.item()
     """
     assert codes(source) == [(22, "IPL006")]
+
+
+def test_methods_run_inline_in_awkward_shapes_without_internal_errors() -> None:
+    # mutual and self recursion, forward calling an update method that reads what forward
+    # assigns, a redefined method, a property, a generator, returns in try/finally and loops
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Linear(4, 4)
+                self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+            def forward(self, x):
+                self.out = self.net(x)
+                self.update()
+                return self.out
+
+            def update(self):
+                self.out.sum().backward(retain_graph=True)
+                self.ping()
+                self.opt.step()
+
+            def ping(self):
+                self.pong()
+
+            def pong(self):
+                self.ping()
+                self.pong()
+
+            def update(self):
+                try:
+                    self.out.sum().backward()
+                    return
+                finally:
+                    self.opt.step()
+
+            @property
+            def size(self):
+                return self.out.shape
+
+            def items(self):
+                yield self.out
+
+            def loop(self, n):
+                for _ in range(n):
+                    self.out.mean().backward(retain_graph=True)
+                    if n > 2:
+                        return self.out
+                    self.opt.step()
+                return None
+
+            def train_step(self, x):
+                self.forward(x)
+                self.loop(3)
+                self.update()
+                for item in self.items():
+                    item.sum()
+                return self.size
+    """
+    found = codes(source)
+    assert all(code != "IPL903" for _, code in found), found
