@@ -88,6 +88,9 @@ class FunctionSummary:
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
     # hands the caller a `z` that its next write into breaks the backward of the first item.
     saved_items: tuple[int, dict[int, str]] | None = None
+    # a forward that reads a `self.<state>` it then rebinds to a tensor with a graph (a recurrent
+    # state kept on the module, not detached): the next call's result carries this call's graph
+    carries_graph: bool = False
 
 
 @dataclass
@@ -121,6 +124,7 @@ class ModuleDataflow:
         self.apply_uses: dict[str, list[tuple[bool, ...]]] = {}
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
+        self._carried: dict[str, frozenset[str]] = {}
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -175,6 +179,13 @@ class ModuleDataflow:
                 elif _runs_backward(node.body):
                     found = "training"
         self._inlinable[key] = found
+        return found
+
+    def carried_attributes(self, info: FunctionInfo) -> frozenset[str]:
+        """The `self.<name>` a method reads before it rebinds them (in text order)."""
+        found = self._carried.get(info.key)
+        if found is None:
+            found = self._carried[info.key] = frozenset(_read_then_rebound(info.node.body))
         return found
 
     def forward_attributes(self, cls: ClassInfo | None) -> frozenset[str]:
@@ -447,6 +458,13 @@ class FunctionInterpreter:
         state = self.exec_block(_body(self.info.node), state)
         if self._prelude_ops is not None:
             self._drop_unconfirmed_prelude_writes()
+        if self.is_forward_like and not self.entry:
+            carried = self.flow.carried_attributes(self.info)
+            self.result.summary.carries_graph = any(
+                isinstance(state.env.get(f"self.{name}"), TensorVal)
+                and bool(state.env[f"self.{name}"].lineage)
+                for name in carried
+            )
         if self.info.node.name.value == "__init__" and self.info.cls is not None:
             self.result.self_attributes = {
                 k: v for k, v in state.env.items() if k.startswith("self.")
@@ -511,7 +529,7 @@ class FunctionInterpreter:
                 if isinstance(passed, ModuleVal):
                     state.env[name] = replace(passed, path=name)
                     continue
-                if isinstance(passed, (ConstVal, FrameworkRef)):
+                if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal)):
                     state.env[name] = passed
                     continue
                 rg = passed
@@ -1021,6 +1039,9 @@ class FunctionInterpreter:
                 return
             path = dotted_name(target)
             if path is not None:
+                owner = state.env.get(path.split(".", 1)[0])
+                if isinstance(owner, ModuleVal):
+                    state.env.pop(_carry_key(owner), None)  # `model.hx = model.hx.detach()`
                 if isinstance(value, ModuleVal) and value.path.startswith("<"):
                     value = replace(value, path=path)
                 state.env[path] = value
@@ -2106,6 +2127,7 @@ class FunctionInterpreter:
                     has_parameters=any(c.has_parameters for c in children),
                 )
             return UNKNOWN
+        state.env.pop(_carry_key(module), None)  # `model.reset_state()`, `model.init_hidden()`
         if module.local_class and module.path == "self":
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
@@ -2264,6 +2286,8 @@ class FunctionInterpreter:
             self._apply_callee_saves(
                 summary, arguments, result, call, state, op_text, module=module
             )
+            if summary.carries_graph and state.grad_enabled:
+                result = self._carry_state(module, result, state)
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
@@ -2272,6 +2296,20 @@ class FunctionInterpreter:
                     owner.params_storage_key,
                     Save(_unquote(op_text), call, op_id, "parameters", certain=True),
                 )
+        return result
+
+    def _carry_state(self, module: ModuleVal, result: Value, state: State) -> Value:
+        """A module that keeps its recurrent state on itself: this call's result also depends on
+        the graph of the calls before it (until the caller resets or detaches that state)."""
+        key = _carry_key(module)
+        before = state.env.get(key)
+        if (
+            isinstance(before, Unknown)
+            and before.lineage
+            and isinstance(result, (TensorVal, SeqVal))
+        ):
+            result = replace(result, lineage=result.lineage | before.lineage)
+        state.env[key] = Unknown(lineage_of(result))
         return result
 
     def _renorm_write(self, module: ModuleVal, owner: ModuleVal, call, state: State) -> None:
@@ -3336,6 +3374,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(_FrameworkModuleArg(value))
         elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
+        elif isinstance(value, OptimizerVal) and value.modules is not None:
+            entry.append(value)  # `run_epoch(model, loader, optimizer)`: what its step updates
         else:
             entry.append(None)
     return _trimmed(entry)
@@ -3675,26 +3715,104 @@ def _runs_backward(body) -> bool:
     return False
 
 
+def _carry_key(module: ModuleVal) -> str:
+    return f"<carried>:{module.key_root}"
+
+
+def _read_then_rebound(body) -> set[str]:
+    """`self.<name>` read by a statement (in text order) before any statement rebinds it, and
+    rebound later or by that statement (`self.h = self.cell(x, self.h)`)."""
+    assigned: set[str] = set()
+    carried: set[str] = set()
+    read_first: set[str] = set()
+    for small in _statements_in_order(body):
+        kind = type(small)
+        if kind is cst.Assign:
+            values = [small.value]
+        elif kind is cst.AnnAssign:
+            values = [small.value] if small.value is not None else []
+        elif kind is cst.AugAssign:
+            values = [small.target, small.value]
+        else:
+            values = [small]
+        for value in values:
+            read_first |= _self_attributes_read(value) - assigned
+        bound = _self_attributes_bound(small)
+        carried |= bound & read_first
+        assigned |= bound
+    return carried
+
+
+def _statements_in_order(body) -> Iterator:
+    """The small statements under a block in text order (headers of compound statements as
+    expressions are not included; nested defs and classes are skipped)."""
+    inner = body.body if hasattr(body, "body") else body
+    if not isinstance(inner, (list, tuple)):
+        inner = [inner]
+    for stmt in inner:
+        kind = type(stmt)
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+            yield from stmt.body
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
+            continue
+        else:
+            test = getattr(stmt, "test", None)
+            if test is not None:
+                yield cst.Expr(test)
+            for name in ("body", "handlers", "cases", "orelse", "finalbody"):
+                part = getattr(stmt, name, None)
+                if part is None or isinstance(part, cst.BaseExpression):
+                    continue
+                if isinstance(part, (list, tuple)):
+                    for item in part:
+                        yield from _statements_in_order(item)
+                elif type(part) is cst.If:
+                    yield from _statements_in_order([part])
+                else:
+                    yield from _statements_in_order(part)
+
+
+def _self_attributes_read(node) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Attribute:
+            name = dotted_name(current)
+            if name and name.startswith("self.") and name.count(".") == 1:
+                found.add(name[5:])
+                continue
+        stack.extend(current.children)
+    return found
+
+
 def _self_attributes_assigned(body) -> set[str]:
     found: set[str] = set()
     for small in _statements_of(body):
-        kind = type(small)
-        if kind is cst.Assign:
-            targets = [t.target for t in small.targets]
-        elif kind is cst.AnnAssign or kind is cst.AugAssign:
-            targets = [small.target]
+        found |= _self_attributes_bound(small)
+    return found
+
+
+def _self_attributes_bound(small) -> set[str]:
+    """The `self.<name>` one small statement assigns."""
+    kind = type(small)
+    if kind is cst.Assign:
+        targets = [t.target for t in small.targets]
+    elif kind is cst.AnnAssign or kind is cst.AugAssign:
+        targets = [small.target]
+    else:
+        return set()
+    found: set[str] = set()
+    while targets:
+        target = targets.pop()
+        if type(target) in (cst.Tuple, cst.List):
+            targets.extend(e.value for e in target.elements)
+        elif type(target) is cst.StarredElement:
+            targets.append(target.value)
         else:
-            continue
-        while targets:
-            target = targets.pop()
-            if type(target) in (cst.Tuple, cst.List):
-                targets.extend(e.value for e in target.elements)
-            elif type(target) is cst.StarredElement:
-                targets.append(target.value)
-            else:
-                name = dotted_name(target)
-                if name and name.startswith("self.") and name.count(".") == 1:
-                    found.add(name[5:])
+            name = dotted_name(target)
+            if name and name.startswith("self.") and name.count(".") == 1:
+                found.add(name[5:])
     return found
 
 
