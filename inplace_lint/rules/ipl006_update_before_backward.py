@@ -33,7 +33,9 @@ class UpdateBeforeBackward(Rule):
     code does: `optimize_parameters` calling `self.forward()`, `self.backward_G()`,
     `self.optimizer_G.step()` and `self.backward_D()` (methods called with no argument are
     followed into), or an update method called after `model(x)` that reads what `forward` left on
-    `self`. A step only counts for parameters that have a gradient at that point.
+    `self`. A step only counts for parameters that have a gradient at that point. A recurrent
+    state kept on the module (`self.h = self.cell(x, self.h)`, not detached) carries one batch's
+    forward into the next: with `retain_graph=True`, the next backward runs through it too.
 
     ## Example
     ```python
