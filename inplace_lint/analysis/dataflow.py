@@ -3744,8 +3744,8 @@ def _read_then_rebound(body) -> set[str]:
 
 
 def _statements_in_order(body) -> Iterator:
-    """The small statements under a block in text order (headers of compound statements as
-    expressions are not included; nested defs and classes are skipped)."""
+    """The small statements under a block in text order, an `if`/`while` test as an expression
+    statement before its body (other headers, nested defs and classes are left out)."""
     inner = body.body if hasattr(body, "body") else body
     if not isinstance(inner, (list, tuple)):
         inner = [inner]
