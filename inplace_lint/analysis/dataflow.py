@@ -3722,6 +3722,8 @@ def _carry_key(module: ModuleVal) -> str:
 def _read_then_rebound(body) -> set[str]:
     """`self.<name>` read by a statement (in text order) before any statement rebinds it, and
     rebound later or by that statement (`self.h = self.cell(x, self.h)`)."""
+    if not _self_attributes_assigned(body):
+        return set()  # most forwards: no expression walk at all
     assigned: set[str] = set()
     carried: set[str] = set()
     read_first: set[str] = set()
