@@ -233,11 +233,11 @@ def test_children_exprs_reads_the_operands_libcst_children_holds() -> None:
 def test_differing_literals_merge_to_unknown() -> None:
     """`flag = True` / `if c: flag = False`: after the `if` either literal may hold, so a later
     `if flag:` runs both branches; equal literals stay known."""
-    from inplace_lint.analysis.values import ConstVal, Unknown, _merge_values
+    from inplace_lint.analysis.values import ConstVal, Unknown, merge_values
 
-    assert isinstance(_merge_values([ConstVal(False), ConstVal(True)]), Unknown)
-    assert isinstance(_merge_values([ConstVal("relu"), ConstVal("gelu")]), Unknown)
-    assert _merge_values([ConstVal("relu"), ConstVal("relu")]) == ConstVal("relu")
+    assert isinstance(merge_values([ConstVal(False), ConstVal(True)]), Unknown)
+    assert isinstance(merge_values([ConstVal("relu"), ConstVal("gelu")]), Unknown)
+    assert merge_values([ConstVal("relu"), ConstVal("relu")]) == ConstVal("relu")
 
 
 def test_a_write_in_the_else_branch_of_an_option_names_the_negated_option() -> None:
@@ -388,3 +388,38 @@ def test_methods_run_inline_in_awkward_shapes_without_internal_errors() -> None:
     """
     found = codes(source)
     assert all(code != "IPL903" for _, code in found), found
+
+
+def test_recurrent_state_rebound_in_an_else_branch_is_carried() -> None:
+    # the state walk follows every block (`else:`, `except:`, `finally:`), in text order
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Tracker(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cell = nn.GRUCell(6, 8)
+                self.head = nn.Linear(8, 4)
+                self.h = torch.zeros(2, 8)
+
+            def forward(self, x):
+                if x.dim() > 2:
+                    x = x.flatten(1)
+                else:
+                    self.h = self.cell(x, self.h)
+                return self.head(self.h)
+
+        def train(model, batches, optimizer):
+            for x, y in batches:
+                loss = ((model(x) - y) ** 2).mean()
+                optimizer.zero_grad()
+                loss.backward(retain_graph=True)
+                optimizer.step()
+
+        def main():
+            model = Tracker()
+            optimizer = torch.optim.Adam(model.parameters())
+            train(model, [(torch.randn(2, 6), torch.randn(2, 4))] * 3, optimizer)
+    """
+    assert codes(source) == [(24, "IPL006")]

@@ -190,8 +190,7 @@ class ModuleDataflow:
 
     def forward_attributes(self, cls: ClassInfo | None) -> frozenset[str]:
         """The `self.<name>` a module's `forward` assigns (statements at any depth of its body);
-        empty when it has no plain `forward` or `__init__` sets none of them... (see
-        ``_wants_forward_prelude``)."""
+        empty when the class has no undecorated `forward` of its own."""
         if cls is None:
             return frozenset()
         found = self._forward_attributes.get(cls.name)
@@ -3667,22 +3666,27 @@ def _iterates_directly(expr) -> bool:
 _MAX_INLINE_DEPTH = 3
 
 
-def _statements_of(body) -> Iterator:
-    """The small statements under a block, nested blocks included (not nested defs or classes)."""
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-            continue
-        kind = type(node)
-        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
-            yield from node.body
-        elif kind is not cst.FunctionDef and kind is not cst.ClassDef:
-            for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-                part = getattr(node, name, None)
-                if part is not None and not isinstance(part, cst.BaseExpression):
-                    stack.append(part)
+def _statements_of(node, tests: bool = False) -> Iterator:
+    """The small statements under a block, nested blocks included, in text order (nested defs
+    and classes left out); with ``tests``, each `if`/`while` test too, as an expression statement
+    before its body."""
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _statements_of(item, tests)
+        return
+    kind = type(node)
+    if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+        yield from node.body
+        return
+    if kind is cst.FunctionDef or kind is cst.ClassDef:
+        return
+    test = getattr(node, "test", None)
+    if tests and isinstance(test, cst.BaseExpression):
+        yield cst.Expr(test)
+    for name in ("body", "handlers", "cases", "orelse", "finalbody"):
+        part = getattr(node, name, None)
+        if part is not None and not isinstance(part, cst.BaseExpression):
+            yield from _statements_of(part, tests)
 
 
 def _returns_value(body) -> bool:
@@ -3727,7 +3731,7 @@ def _read_then_rebound(body) -> set[str]:
     assigned: set[str] = set()
     carried: set[str] = set()
     read_first: set[str] = set()
-    for small in _statements_in_order(body):
+    for small in _statements_of(body, tests=True):
         kind = type(small)
         if kind is cst.Assign:
             values = [small.value]
@@ -3743,35 +3747,6 @@ def _read_then_rebound(body) -> set[str]:
         carried |= bound & read_first
         assigned |= bound
     return carried
-
-
-def _statements_in_order(body) -> Iterator:
-    """The small statements under a block in text order, an `if`/`while` test as an expression
-    statement before its body (other headers, nested defs and classes are left out)."""
-    inner = body.body if hasattr(body, "body") else body
-    if not isinstance(inner, (list, tuple)):
-        inner = [inner]
-    for stmt in inner:
-        kind = type(stmt)
-        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
-            yield from stmt.body
-        elif kind is cst.FunctionDef or kind is cst.ClassDef:
-            continue
-        else:
-            test = getattr(stmt, "test", None)
-            if test is not None:
-                yield cst.Expr(test)
-            for name in ("body", "handlers", "cases", "orelse", "finalbody"):
-                part = getattr(stmt, name, None)
-                if part is None or isinstance(part, cst.BaseExpression):
-                    continue
-                if isinstance(part, (list, tuple)):
-                    for item in part:
-                        yield from _statements_in_order(item)
-                elif type(part) is cst.If:
-                    yield from _statements_in_order([part])
-                else:
-                    yield from _statements_in_order(part)
 
 
 def _self_attributes_read(node) -> set[str]:

@@ -261,7 +261,7 @@ def merge_states(states: list[State]) -> State:
     keys = set().union(*(s.env for s in live))
     for key in sorted(keys):
         vals = [s.env.get(key) for s in live]
-        merged = _merge_values(vals)
+        merged = merge_values(vals)
         if isinstance(merged, TensorVal):
             storages = {v.storage for v in vals if isinstance(v, TensorVal)}
             if len(storages) > 1:
@@ -287,13 +287,9 @@ def _moved_past(save, storage, live: list[State], vals: list) -> bool:
     )
 
 
-def merge_values(vals: list[Value]) -> Value:
-    """What one name holds after the paths that bound it to ``vals`` (the values a function's
-    return statements give, for one)."""
-    return _merge_values(vals)
-
-
-def _merge_values(vals: list[Value | None]) -> Value:
+def merge_values(vals: list[Value | None]) -> Value:
+    """What one name holds after the paths that bound it to ``vals`` (None: a path that did not
+    bind it); also what a function's return statements give, merged."""
     first = vals[0]
     if all(v is first for v in vals) and first is not None:
         return first
