@@ -18,6 +18,7 @@ Results come back sorted by path, whatever the parallelism.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
@@ -268,10 +269,20 @@ def _init_worker(table: list[Settings], fix: str) -> None:
 
 
 def _load_pipeline() -> None:
-    """Import the pipeline before the first file: rules, analysis, knowledge tables."""
+    """Import the pipeline before the first file: rules, analysis, knowledge tables, and what a
+    worker uses around them (imported before the fork, each worker would import it again)."""
     import inplace_lint.analysis.engine
-    import inplace_lint.api  # noqa: F401
+    import inplace_lint.api
+    import inplace_lint.cache
+    import inplace_lint.files
+    import inplace_lint.prefilter
+    import inplace_lint.suppressions  # noqa: F401
     from inplace_lint.rules import all_rules
+
+    with contextlib.suppress(ImportError):  # not on Windows
+        import resource  # noqa: F401 - _peak_rss
+    with contextlib.suppress(ImportError):  # fastcst.speed_up_parsing's entry
+        import libcst.native  # noqa: F401
 
     all_rules()
 
