@@ -75,6 +75,17 @@ FAMILIES: dict[str, Family] = {
             frozenset({"IPL004"}),
         ),
         Family(
+            # raised where one of the views is used after the write, not at the write; or by
+            # backward, when an op saved one of them (IPL001: the saved view was modified)
+            "multi-output-view-use",
+            "torch",
+            "RuntimeError",
+            r"is a view and its base or another view of its base has been modified inplace\. "
+            r"This view is the output of a function that returns multiple views",
+            "message",
+            frozenset({"IPL004", "IPL001"}),
+        ),
+        Family(
             "out=",
             "torch",
             "RuntimeError",

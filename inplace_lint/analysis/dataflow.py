@@ -84,6 +84,17 @@ class FunctionSummary:
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
     returns_known: bool = False  # the returned tensor's producer is known
+    # every return path returns a tensor without a graph (`return x.detach()`, made under
+    # no_grad): the caller's result does not require grad and no backward runs through the call
+    returns_grad_free: bool = False
+    # an op on the way to a returned value saved a parameter (`params:` storages); the function
+    # returns a parameter itself (or a view of it); an opaque call's result took part somewhere,
+    # so what it saved is not known
+    saves_parameters: bool = False
+    saved_parameter_names: set[str] = field(default_factory=set)  # `self.<name>` parameters saved
+    saves_submodule_parameters: bool = False  # a submodule's (`params:` storages): no names
+    returns_parameter: bool = False
+    opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
     # hands the caller a `z` that its next write into breaks the backward of the first item.
@@ -403,6 +414,7 @@ class FunctionInterpreter:
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
+        self.any_return_seen = False
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
@@ -944,6 +956,18 @@ class FunctionInterpreter:
                     state.env.pop(name, None)
 
     def _record_return(self, value: Value, state: State) -> None:
+        summary = self.result.summary
+        for item in _flatten(value) if isinstance(value, SeqVal) else (value,):
+            if isinstance(item, TensorVal) and (
+                item.parameter
+                or (isinstance(item.storage, str) and item.storage.startswith("params:"))
+            ):
+                summary.returns_parameter = True
+        grad_free = isinstance(value, TensorVal) and value.requires_grad is False
+        summary.returns_grad_free = grad_free and (
+            summary.returns_grad_free or not self.any_return_seen
+        )
+        self.any_return_seen = True
         lineage = lineage_of(value)
         if lineage:
             self._record_saved_inputs(lineage, state)
@@ -998,10 +1022,18 @@ class FunctionInterpreter:
                 continue
             if storage in self.param_storages:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
+            if isinstance(storage, str) and storage.startswith("params:"):
+                summary.saves_parameters = True
+                summary.saves_submodule_parameters = True
         for key, held in state.env.items():
             if key.startswith("self.") and key.count(".") == 1 and isinstance(held, TensorVal):
                 saves = state.saves.get(held.storage, ())
-                if any(s.certain and s.op_id in lineage for s in saves) and not held.parameter:
+                if not any(s.certain and s.op_id in lineage for s in saves):
+                    continue
+                if held.parameter:
+                    summary.saves_parameters = True
+                    summary.saved_parameter_names.add(key[len("self.") :])
+                else:
                     summary.saved_self_attributes.add(key[len("self.") :])
 
     # ---------------------------------------------------------------- assignment
@@ -2279,6 +2311,7 @@ class FunctionInterpreter:
             known=bool(summary and summary.returns_known),
             requires_grad=True if module.has_parameters else None,
             saves_output=bool(summary and summary.returns_saved_output),
+            opaque=summary is None or summary.opaque_inside,
         )
         if summary is not None:
             result = self._saved_items_result(summary, result, call, state, op_text)
@@ -2291,10 +2324,27 @@ class FunctionInterpreter:
             op_id = _last_op_id(result)
             if op_id is not None:
                 self.module_ops[op_id] = owner.params_storage_key
-                state.add_save(
-                    owner.params_storage_key,
-                    Save(_unquote(op_text), call, op_id, "parameters", certain=True),
+                # a local forward the analysis followed whole, which saved no parameter on the
+                # way to what it returns (`x + self.pos_embed`), leaves none for a step to break
+                saves_none = (
+                    summary is not None
+                    and not summary.opaque_inside
+                    and not summary.saves_parameters
+                    and not summary.returns_parameter
                 )
+                if not saves_none:
+                    only = None
+                    if (
+                        summary is not None
+                        and not summary.opaque_inside
+                        and not summary.saves_submodule_parameters
+                        and not summary.returns_parameter
+                    ):
+                        only = frozenset(summary.saved_parameter_names)
+                    state.add_save(
+                        owner.params_storage_key,
+                        Save(_unquote(op_text), call, op_id, "parameters", certain=True, only=only),
+                    )
         return result
 
     def _carry_state(self, module: ModuleVal, result: Value, state: State) -> Value:
@@ -2410,8 +2460,11 @@ class FunctionInterpreter:
             op_text,
             known=known,
             saves_output=bool(callee and callee.summary.returns_saved_output),
+            opaque=callee is None or callee.summary.opaque_inside,
         )
         if callee is not None:
+            if callee.summary.returns_grad_free and isinstance(result, TensorVal):
+                return replace(result, requires_grad=False, lineage=frozenset())
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
         return result
@@ -2622,8 +2675,17 @@ class FunctionInterpreter:
         known: bool,
         requires_grad: bool | None = None,
         saves_output: bool = False,
+        opaque: bool | None = None,
     ) -> Value:
+        """A call's result when the op is not in the tables. ``opaque``: what the call saved is
+        not known (by default: when the result is not ``known``); with a tensor that may require
+        grad among the arguments, the function's summary says so (``opaque_inside``)."""
         tensors = [a for a in args if isinstance(a, TensorVal)]
+        self._use_views(tensors, call, state)
+        if (not known if opaque is None else opaque) and any(
+            t.requires_grad is not False for t in tensors
+        ):
+            self.result.summary.opaque_inside = True
         lineage = frozenset().union(*(lineage_of(a) for a in args)) if args else frozenset()
         if not tensors and requires_grad is None:
             return Unknown(lineage) if lineage else UNKNOWN
@@ -2691,14 +2753,8 @@ class FunctionInterpreter:
                 self.record_write(state, out_value, "out", node, None, op_text=op_text)
 
         target = bound.get(facts.inplace_param) if facts.inplace_param else None
-        if isinstance(target, TensorVal) and report_writes:
-            self.record_write(
-                state, target, how, node, target_expr, op_text=op_text, constructor=constructor
-            )
-            if how in ("module", "inplace-kw") and isinstance(target_expr, cst.Name):
-                self.last_inplace_activation = (target_expr.value, node, op_text)
-
         grad_on = state.grad_enabled
+        self._use_views(tensors, node, state)
         may_record = (
             grad_on
             and facts.differentiable
@@ -2706,15 +2762,15 @@ class FunctionInterpreter:
         )
         certain = grad_on and (params_require_grad or any(t.requires_grad is True for t in tensors))
         op_id = new_id()
+        saves: list[tuple[str, int, Save]] = []  # (param, storage, save), added around the write
         if may_record:
             for param, condition in facts.saves.items():
                 value = bound.get(param)
                 if isinstance(value, SeqVal):  # a state tuple (`lstm(x, (h0, c0))`): each part
                     for part in _flatten(value):
                         if isinstance(part, TensorVal):
-                            state.add_save(
-                                part.storage, Save(_unquote(op_text), node, op_id, "input", certain)
-                            )
+                            save = Save(_unquote(op_text), node, op_id, "input", certain)
+                            saves.append((param, part.storage, save))
                     continue
                 if not isinstance(value, TensorVal):
                     continue
@@ -2736,9 +2792,28 @@ class FunctionInterpreter:
                     if facts.inplace_param == param and not facts.inplace_saves_clone
                     else "input"
                 )
-                state.add_save(
-                    value.storage, Save(_unquote(op_text), node, op_id, f"{what}", save_certain)
+                saves.append(
+                    (param, value.storage, Save(_unquote(op_text), node, op_id, what, save_certain))
                 )
+        if isinstance(target, TensorVal) and report_writes:
+            # An argument that is the target itself (`x.mul_(x)`, `x.addcmul_(x[0], y)`) is saved
+            # before the op writes it: the op invalidates its own save.
+            for param, storage, save in saves:
+                if param != facts.inplace_param and storage == target.storage:
+                    state.add_save(storage, save)
+            self.record_write(
+                state, target, how, node, target_expr, op_text=op_text, constructor=constructor
+            )
+            if how in ("module", "inplace-kw") and isinstance(target_expr, cst.Name):
+                self.last_inplace_activation = (target_expr.value, node, op_text)
+        for param, storage, save in saves:
+            if not (
+                isinstance(target, TensorVal)
+                and report_writes
+                and param != facts.inplace_param
+                and storage == target.storage
+            ):
+                state.add_save(storage, save)
 
         rg: bool | None = (
             tri_or([t.requires_grad for t in tensors] + [params_require_grad or None])
@@ -2748,9 +2823,10 @@ class FunctionInterpreter:
         if not facts.differentiable:
             rg = False
         if isinstance(target, TensorVal):
+            # under no_grad the write records no node: the operands do not join its graph
             result: Value = replace(
                 target,
-                lineage=target.lineage | lineage | {op_id},
+                lineage=target.lineage | lineage | {op_id} if grad_on else target.lineage,
                 requires_grad=tri_or([target.requires_grad, rg])
                 if grad_on
                 else target.requires_grad,
@@ -2813,6 +2889,7 @@ class FunctionInterpreter:
     def _fresh_from(
         self, tensors: list[TensorVal], node, state: State, op_text: str, keep_grad: bool = True
     ) -> TensorVal:
+        self._use_views(tensors, node, state)
         op_id = new_id()
         rg = (
             tri_or([t.requires_grad for t in tensors])
@@ -3129,6 +3206,11 @@ class FunctionInterpreter:
         if target_text is None:
             target_text = _code(self, target_expr) if target_expr is not None else tensor.producer
         path = dotted_name(target_expr) if target_expr is not None else None
+        saves = state.saves.get(tensor.storage, ())
+        if callee is not None and path and path.startswith("self.") and path.count(".") == 1:
+            # a module's call replays its forward's write to `self.<name>`: a save of that
+            # module's parameters that names those it saved counts only if it names this one
+            saves = tuple(s for s in saves if s.only is None or path[5:] in s.only)
         write = Write(
             node=node,
             stmt=stmt if stmt is not None else self.stmt,
@@ -3142,7 +3224,7 @@ class FunctionInterpreter:
             grad_explicit=self.grad_explicit or grad_override is not None,
             inference_mode=state.inference,
             bumps_version=bumps,
-            saves=state.saves.get(tensor.storage, ()),
+            saves=saves,
             function=self.info.key,
             full_slice=full_slice,
             callee_node=callee,
@@ -3163,10 +3245,19 @@ class FunctionInterpreter:
         )
         self.result.writes.append(write)
         self.pending.append(write)
+        if bumps and tensor.fw == "torch":
+            self._note_stale_views(write, state)
         if write.saves and bumps:
             self.violated.add(tensor.storage)
-        certain_saves = any(save.certain for save in write.saves)
-        if not certain_saves and how != "helper" and tensor.storage not in self.violated:
+        # the write's own op saving its target (`a.mul_(a)`) does not keep it from its callers:
+        # they replay it (a leaf, a caller's save)
+        certain_saves = any(save.certain and save.node is not node for save in write.saves)
+        own_only = bool(write.saves) and all(save.node is node for save in write.saves)
+        if (
+            not certain_saves
+            and how != "helper"
+            and (tensor.storage not in self.violated or own_only)
+        ):
             # Clean inside the callee; each caller replays it against what it saved.
             if tensor.storage in self.param_storages:
                 index = self.param_storages[tensor.storage]
@@ -3183,6 +3274,42 @@ class FunctionInterpreter:
         if bumps and write.saves:
             # the saved tensor is already invalid; later writes to it are not new bugs
             state.saves.pop(tensor.storage, None)
+
+    def _note_stale_views(self, write: Write, state: State) -> None:
+        """The write changes memory that views from a multi-output call share (the call's input
+        or one of its outputs): remember it until one of those views is used."""
+        tensor = write.tensor
+        if tensor.view == "multi" and write.grad_enabled:
+            return  # the write itself raises (IPL004)
+        for value in state.env.values():
+            for item in _flatten(value) if isinstance(value, SeqVal) else (value,):
+                if (
+                    isinstance(item, TensorVal)
+                    and item.view == "multi"
+                    and item.storage == tensor.storage
+                    and item.multi_base_requires_grad is True
+                ):
+                    write.stale_view_producer = item.producer
+                    write.stale_view_producer_node = item.producer_node
+                    state.stale_multi.setdefault(tensor.storage, write)
+                    return
+
+    def _use_views(self, values, node, state: State) -> None:
+        """A use in grad mode of a view whose memory a write changed since its multi-output call
+        made it: PyTorch raises here ("... is a view and its base or another view of its base has
+        been modified inplace")."""
+        if not state.stale_multi or not state.grad_enabled:
+            return
+        for value in values:
+            if (
+                isinstance(value, TensorVal)
+                and value.view == "multi"
+                and value.storage in state.stale_multi
+                and value.multi_base_requires_grad is True
+            ):
+                write = state.stale_multi.pop(value.storage)
+                if write.stale_view_use is None:
+                    write.stale_view_use = node
 
     def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
         self.ran_backward = True

@@ -46,6 +46,11 @@ class Write:
     confirmed_by_backward: bool = False  # a backward (not only a return) reaches a save
     condition: str | None = None  # the enclosing `if self.<option>:` test, when there is one
     speculative: bool = False  # in a method no forward and nothing in this module calls
+    # the write changed the memory of views returned by one multi-output call, and one of them
+    # is used afterwards in grad mode (the node using it): that use raises
+    stale_view_use: cst.CSTNode | None = None
+    stale_view_producer: str = ""  # the multi-output call, as quoted
+    stale_view_producer_node: cst.CSTNode | None = None
 
     @property
     def conditional(self) -> bool:

@@ -51,6 +51,9 @@ class Save:
     # made on one side of an `if <option>:` only, and carried past it in a name that now holds
     # either side's tensor: a write hitting only such saves fails in some configurations (IPL203)
     condition: str | None = None
+    # for the parameters a local module's call saved: the attribute names (`self.<name>`) of
+    # those it is known to have saved, when the analysis followed its forward whole
+    only: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -221,10 +224,19 @@ class State:
     grad_enabled: bool = True
     inference: bool = False
     reachable: bool = True
+    # storage -> the write that changed it while views from one multi-output call (`unbind`,
+    # `chunk`, `split`) of a tensor requiring grad share it: the next use of one of those views
+    # raises (autograd cannot rebuild the view's graph)
+    stale_multi: dict[object, object] = field(default_factory=dict)
 
     def copy(self) -> State:
         return State(
-            dict(self.env), dict(self.saves), self.grad_enabled, self.inference, self.reachable
+            dict(self.env),
+            dict(self.saves),
+            self.grad_enabled,
+            self.inference,
+            self.reachable,
+            dict(self.stale_multi),
         )
 
     def add_save(self, storage: object, save: Save) -> None:
@@ -254,6 +266,11 @@ def merge_states(states: list[State]) -> State:
     if len(live) == 1:
         return live[0].copy()
     out = State(grad_enabled=live[0].grad_enabled, inference=live[0].inference)
+    out.stale_multi = {  # stale on every path: a use raises whichever path ran
+        storage: write
+        for storage, write in live[0].stale_multi.items()
+        if all(storage in s.stale_multi for s in live[1:])
+    }
     for s in live:
         for storage, saves in s.saves.items():
             for save in saves:

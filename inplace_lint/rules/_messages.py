@@ -12,6 +12,10 @@ MULTI_VIEW_ERROR = (
     "RuntimeError: Output 0 of SplitBackward0 is a view and is being modified inplace. This view is "
     "the output of a function that returns multiple views"
 )
+STALE_VIEW_ERROR = (
+    "RuntimeError: Output 0 of Unbind is a view and its base or another view of its base "
+    "has been modified inplace. This view is the output of a function that returns multiple views"
+)
 OUT_ERROR = "RuntimeError: functions with out=... arguments don't support automatic differentiation"
 INFERENCE_ERROR = (
     "RuntimeError: Inplace update to inference tensor outside InferenceMode is not allowed"

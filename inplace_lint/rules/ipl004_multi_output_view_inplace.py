@@ -6,7 +6,7 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
-from inplace_lint.rules._messages import MULTI_VIEW_ERROR
+from inplace_lint.rules._messages import MULTI_VIEW_ERROR, STALE_VIEW_ERROR
 from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl002_leaf_inplace import leaf_write_kind
 
@@ -14,7 +14,9 @@ from inplace_lint.rules.ipl002_leaf_inplace import leaf_write_kind
 class MultiOutputViewInplace(Rule):
     """## What it does
     Finds an in-place write to one of the outputs of `split`, `chunk`, `unbind` or
-    `tensor_split` of a tensor that requires grad, while grad mode is on.
+    `tensor_split` of a tensor that requires grad, while grad mode is on. Also finds a write,
+    in any grad mode, to the memory of such outputs (their input, or one of them under
+    `torch.no_grad()`) when one of the outputs is used afterwards in grad mode.
 
     ## Why is this bad?
     These functions return several views of one tensor; autograd cannot rebase one of them, so the
@@ -23,6 +25,13 @@ class MultiOutputViewInplace(Rule):
         RuntimeError: Output 0 of SplitBackward0 is a view and is being modified inplace. This view
         is the output of a function that returns multiple views. Such functions do not allow the
         output views to be modified inplace.
+
+    A write to their input, or to one of them where grad mode is off, is allowed, but the views'
+    graph can no longer be rebuilt: the next use of any of them in grad mode raises
+
+        RuntimeError: Output 0 of Unbind is a view and its base or another view of its
+        base has been modified inplace. This view is the output of a function that returns
+        multiple views. Such functions do not allow the output views to be modified inplace.
 
     ## Example
     ```python
@@ -65,6 +74,9 @@ class MultiOutputViewInplace(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
+            if write.stale_view_use is not None and write.fw == "torch":
+                yield self._stale_use(write)
+                continue
             tensor = write.tensor
             if write.fw != "torch" or tensor.view != "multi" or not write.bumps_version:
                 continue
@@ -87,3 +99,20 @@ class MultiOutputViewInplace(Rule):
             yield Finding(
                 self.code, write.node, message, related, _fixes.out_of_place(analysis, write)
             )
+
+    def _stale_use(self, write) -> Finding:
+        related = [("one of the views is used here", write.stale_view_use)]
+        origin = ""
+        if write.stale_view_producer_node is not None:
+            related.append(
+                (
+                    f"{write.stale_view_producer} returns several views here",
+                    write.stale_view_producer_node,
+                )
+            )
+            origin = f" returned by {write.stale_view_producer} on line {line_of(1)}"
+        message = (
+            f"{write.op_text or 'the write'} changes the memory of the views{origin}; "
+            f"their next use, on line {line_of(0)}, raises {STALE_VIEW_ERROR}"
+        )
+        return Finding(self.code, write.node, message, related, None)
