@@ -26,6 +26,7 @@ kind of the statement PyTorch blamed (or the linter flagged) and printed, smalle
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -41,8 +42,6 @@ sys.path.insert(0, str(ROOT))
 from inplace_lint.api import lint_source
 from inplace_lint.diagnostics import Severity
 
-HEADER = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
-
 # Autograd's in-place errors (messages of torch 2.13): the outcomes the linter promises.
 INPLACE_ERRORS = (
     "modified by an inplace operation",
@@ -55,6 +54,13 @@ INPLACE_ERRORS = (
 )
 
 FULL, ROW, SCALAR = (4, 4), (4,), ()
+
+# Paddle's in-place errors (paddle 3.3): a leaf that requires grad written, a saved tensor written.
+PADDLE_ERRORS = (
+    "can't use inplace strategy",
+    "has been modified by an inplace operation",
+    "should be of type Parameter",
+)
 
 
 @dataclass
@@ -69,6 +75,7 @@ class Program:
     lines: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)  # per line: what was drawn
     rows: list[tuple[str, str]] = field(default_factory=list)  # the rendered file: (text, kind)
+    created: dict[str, tuple[str, bool]] = field(default_factory=dict)  # name -> (dims, grad)
 
     def add(self, line: str, kind: str) -> None:
         self.lines.append(line)
@@ -90,7 +97,7 @@ def render_function(prog: Program, rng: random.Random) -> None:
     body: list[tuple[str, str]] = []
     for line, kind in zip(prog.lines, prog.kinds):
         body.extend(_maybe_helper(line, kind, rng, helpers, len(helpers)))
-    rows = [(h, "") for h in HEADER.splitlines()]
+    rows = [(h, "") for h in FW["header"].splitlines()]
     for text, kind in helpers:
         rows.append((text, kind))
     rows += [("", ""), ("", ""), ("def f():", "")]
@@ -111,22 +118,23 @@ def render_module(prog: Program, rng: random.Random, training: bool = False) -> 
     inputs: list[tuple[str, str]] = []
     stems: list[str] = []
     for line, kind in zip(prog.lines, prog.kinds):
-        match = re.match(r"(t\d+) = .*torch\.randn\(([\d, ]+?)(, requires_grad=True)?\)", line)
-        if kind == "create" and match and ("grad" in line or "Parameter" in line):
-            params.append(match.group(1))
-            init.append(
-                (f"self.{match.group(1)} = nn.Parameter(torch.randn({match.group(2)}))", kind)
-            )
+        name = line.split(" = ")[0].split(".")[0]
+        if kind == "create" and name in prog.created:
+            dims, grad = prog.created[name]
+            if name in params or name in [text.split(" = ")[0] for text, _ in inputs]:
+                continue  # the second line of a creation (`t.stop_gradient = False`)
+        if kind == "create" and name in prog.created and grad:
+            params.append(name)
+            init.append((f"self.{name} = {FW['parameter'].format(dims=dims)}", kind))
             continue
-        if kind == "create" and match:  # an input: the output of an earlier layer of the caller
-            name, dims = match.group(1), match.group(2)
-            inputs.append((f"{name} = stem{len(inputs)}(torch.randn({dims}))", kind))
+        if kind == "create" and name in prog.created:  # an input: an earlier layer's output
+            inputs.append((f"{name} = stem{len(inputs)}({FW['randn'].format(dims=dims)})", kind))
             stems.append(
                 f"stem{len(inputs) - 1} = nn.Linear({dims.split(',')[-1].strip()}, "
                 f"{dims.split(',')[-1].strip()})"
             )
             continue
-        module = re.match(r"(lin|act|bn|sig|drop) = (.*)$", line)
+        module = re.match(r"(lin|act|bn|sig|drop|seq\d+) = (.*)$", line)
         if kind == "module" and module:
             init.append((f"self.{module.group(1)} = {module.group(2)}", kind))
             continue
@@ -136,14 +144,15 @@ def render_module(prog: Program, rng: random.Random, training: bool = False) -> 
         forward.extend(_maybe_helper(line, kind, rng, helpers, len(helpers)))
     if not driver:
         forward.append(("return None", ""))
-    rename = re.compile(r"\b(" + "|".join(params + ["lin", "act", "bn", "sig", "drop"]) + r")\b")
+    modules = ["lin", "act", "bn", "sig", "drop", r"seq\d+"]
+    rename = re.compile(r"\b(" + "|".join(params + modules) + r")\b")
 
     def selfish(text: str) -> str:
         return rename.sub(lambda m: f"self.{m.group(1)}", text)
 
-    rows = [(h, "") for h in HEADER.splitlines()]
+    rows = [(h, "") for h in FW["header"].splitlines()]
     rows += [(text, kind) for text, kind in helpers]
-    rows += [("", ""), ("", ""), ("class M(nn.Module):", ""), ("    def __init__(self):", "")]
+    rows += [("", ""), ("", ""), (f"class M({FW['layer']}):", ""), ("    def __init__(self):", "")]
     rows += [("        super().__init__()", "")]
     rows += [(f"        {text}", kind) for text, kind in init]
     names = [text.split(" = ")[0] for text, _ in inputs]
@@ -170,12 +179,12 @@ def render_module(prog: Program, rng: random.Random, training: bool = False) -> 
 def _training_step(call: str, rng: random.Random) -> list[tuple[str, str]]:
     """The caller of a module: an optimizer, and one of the usual orders of forward, backward and
     step (some of which update the parameters between a forward and a backward through it)."""
-    rows = [("    opt = torch.optim.SGD(model.parameters(), lr=0.1)", "")]
+    rows = [(f"    opt = {FW['optimizer']}", "")]
     variant = rng.randrange(6)
     if variant == 0:  # the usual step
         rows += [
             (f"    loss = {call}", "loss"),
-            ("    opt.zero_grad()", ""),
+            (f"    {FW['zero_grad']}", ""),
             ("    loss.backward()", "backward"),
             ("    opt.step()", "step"),
         ]
@@ -206,7 +215,7 @@ def _training_step(call: str, rng: random.Random) -> list[tuple[str, str]]:
         rows += [
             (f"    loss = {call}", "loss"),
             ("    loss.backward()", "backward"),
-            ("    with torch.no_grad():", ""),
+            (f"    {FW['no_grad']}", ""),
             ("        for p in model.parameters():", ""),
             ("            p -= 0.1 * p.grad", "step"),
             (f"    loss = {call}", "loss"),
@@ -216,7 +225,7 @@ def _training_step(call: str, rng: random.Random) -> list[tuple[str, str]]:
         rows += [
             (f"    loss = {call}", "loss"),
             ("    loss.backward(retain_graph=True)", "backward"),
-            ("    with torch.no_grad():", ""),
+            (f"    {FW['no_grad']}", ""),
             ("        for p in model.parameters():", ""),
             ("            p -= 0.1 * p.grad", "step"),
             ("    loss.backward()", "backward"),
@@ -356,6 +365,167 @@ INPLACE_BINARY = [
 ]
 
 
+PADDLE_UNARY = [
+    ("paddle.exp({x})", "exp"),
+    ("F.sigmoid({x})", "sigmoid"),
+    ("paddle.tanh({x})", "tanh"),
+    ("F.relu({x})", "relu"),
+    ("paddle.sin({x})", "sin"),
+    ("{x}.cos()", "cos"),
+    ("{x}.pow(2)", "pow"),
+    ("{x} ** 2", "pow"),
+    ("{x}.abs()", "abs"),
+    ("-{x}", "neg"),
+    ("{x}.clone()", "clone"),
+    ("{x} * 3", "mul_scalar"),
+    ("{x} + 1", "add_scalar"),
+    ("{x} / 2", "div_scalar"),
+    ("F.softmax({x}, axis=-1)", "softmax"),
+    ("F.log_softmax({x}, axis=-1)", "log_softmax"),
+    ("F.gelu({x})", "gelu"),
+    ("F.silu({x})", "silu"),
+    ("F.leaky_relu({x}, 0.1)", "leaky_relu"),
+    ("paddle.square({x})", "square"),
+    ("{x}.sqrt()", "sqrt"),
+    ("F.normalize({x}, axis=-1)", "normalize"),
+    ("{x}.sum()", "sum"),
+    ("{x}.mean()", "mean"),
+    ("paddle.clip({x}, min=0)", "clip"),
+    ("F.dropout({x}, 0.5)", "dropout"),
+    ("{x}.detach()", "detach"),
+]
+PADDLE_VIEWS = [
+    ("{x}.reshape([-1, 4])", "reshape", FULL),  # [4, 4] would return the tensor itself
+    ("{x}.t()", "t", FULL),
+    ("{x}.transpose([1, 0])", "transpose", FULL),
+    ("{x}[0]", "row", ROW),
+    ("{x}[:, 1]", "column", ROW),
+    ("{x}.unsqueeze(0)[0]", "unsqueeze", FULL),
+]
+PADDLE_BINARY = [
+    ("{x} + {y}", "add"),
+    ("{x} - {y}", "sub"),
+    ("{x} * {y}", "mul"),
+    ("{x} / ({y}.abs() + 1)", "div"),
+    ("paddle.maximum({x}, {y})", "maximum"),
+    ("paddle.where({x} > 0, {x}, {y})", "where"),
+    ("paddle.concat([{x}, {y}])[:4]", "cat"),
+    ("paddle.stack([{x}, {y}])[0]", "stack"),
+]
+PADDLE_INPLACE_UNARY = [
+    ("{x}.scale_(2)", "scale_"),
+    ("{x} += 1", "iadd_scalar"),
+    ("{x} *= 2", "imul_scalar"),
+    ("{x}.zero_()", "zero_"),
+    ("F.relu_({x})", "relu_"),
+    ("{x}.sigmoid_()", "sigmoid_"),
+    ("{x}.exp_()", "exp_"),
+    ("{x}.clip_(min=0)", "clip_"),
+    ("{x}.tanh_()", "tanh_"),
+    ("{x}.sqrt_()", "sqrt_"),
+    ("{x}.fill_(1)", "fill_"),
+    ("{x}[0] = 0", "setitem_row"),
+    ("{x}[:] = 1", "setitem_all"),
+    ("{x}.detach().scale_(2)", "detach_write"),
+]
+PADDLE_INPLACE_BINARY = [
+    ("{x} += {y}", "iadd"),
+    ("{x} -= {y}", "isub"),
+    ("{x}.add_({y})", "add_t"),
+    ("{x}.multiply_({y})", "mul_t"),
+    ("{x}.subtract_({y})", "sub_t"),
+]
+
+FRAMEWORKS = {
+    "torch": {
+        "header": "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n",
+        "unary": UNARY,
+        "views": VIEWS,
+        "binary": BINARY,
+        "inplace_unary": INPLACE_UNARY,
+        "inplace_binary": INPLACE_BINARY,
+        "errors": INPLACE_ERRORS,
+        "unbind": "{x}.unbind(0)",
+        "randn": "torch.randn({dims})",
+        "grad_styles": [
+            ["{name} = torch.randn({dims}, requires_grad=True)"],
+            ["{name} = nn.Parameter(torch.randn({dims}))"],
+            ["{name} = torch.randn({dims}).requires_grad_()"],
+        ],
+        "parameter": "nn.Parameter(torch.randn({dims}))",
+        "layer": "nn.Module",
+        "no_grad": "with torch.no_grad():",
+        "modules": [
+            ("lin", "nn.Linear(4, 4)", "linear"),
+            ("act", "nn.ReLU(inplace=True)", "relu_module(inplace)"),
+            ("bn", "nn.BatchNorm1d(4)", "batchnorm"),
+            ("sig", "nn.Sigmoid()", "sigmoid_module"),
+            ("drop", "nn.Dropout(0.5, inplace=True)", "dropout_module(inplace)"),
+        ],
+        "optimizer": "torch.optim.SGD(model.parameters(), lr=0.1)",
+        "layers": [
+            "nn.Linear(4, 4)",
+            "nn.ReLU(inplace=True)",
+            "nn.ReLU()",
+            "nn.Sigmoid()",
+            "nn.Tanh()",
+            "nn.BatchNorm1d(4)",
+            "nn.LayerNorm(4)",
+            "nn.Dropout(0.5, inplace=True)",
+            "nn.LeakyReLU(0.1, inplace=True)",
+            "nn.ELU(inplace=True)",
+            "nn.Hardtanh(inplace=True)",
+            "nn.SiLU(inplace=True)",
+            "nn.Softmax(dim=-1)",
+        ],
+        "zero_grad": "opt.zero_grad()",
+        "matmul": "{x} @ {y}",
+    },
+    "paddle": {
+        "header": "import paddle\nimport paddle.nn as nn\nimport paddle.nn.functional as F\n",
+        "unary": PADDLE_UNARY,
+        "views": PADDLE_VIEWS,
+        "binary": PADDLE_BINARY,
+        "inplace_unary": PADDLE_INPLACE_UNARY,
+        "inplace_binary": PADDLE_INPLACE_BINARY,
+        "errors": PADDLE_ERRORS,
+        "unbind": "paddle.unbind({x}, axis=0)",
+        "randn": "paddle.randn([{dims}])",
+        "grad_styles": [
+            ["{name} = paddle.randn([{dims}])", "{name}.stop_gradient = False"],
+            ['{name} = paddle.create_parameter([{dims}], "float32")'],
+            ["{name} = paddle.to_tensor(paddle.randn([{dims}]).numpy(), stop_gradient=False)"],
+        ],
+        "parameter": "self.create_parameter([{dims}])",
+        "layer": "nn.Layer",
+        "no_grad": "with paddle.no_grad():",
+        "modules": [
+            ("lin", "nn.Linear(4, 4)", "linear"),
+            ("act", "nn.ReLU()", "relu_module"),
+            ("bn", "nn.BatchNorm1D(4)", "batchnorm"),
+            ("sig", "nn.Sigmoid()", "sigmoid_module"),
+            ("drop", "nn.Dropout(0.5)", "dropout_module"),
+        ],
+        "optimizer": "paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())",
+        "layers": [
+            "nn.Linear(4, 4)",
+            "nn.ReLU()",
+            "nn.Sigmoid()",
+            "nn.Tanh()",
+            "nn.BatchNorm1D(4)",
+            "nn.LayerNorm(4)",
+            "nn.Dropout(0.5)",
+            "nn.LeakyReLU(0.1)",
+            "nn.ELU()",
+            "nn.Softmax(axis=-1)",
+        ],
+        "zero_grad": "opt.clear_grad()",
+        "matmul": "{x} @ {y}",
+    },
+}
+FW = FRAMEWORKS["torch"]  # the framework being drawn (compare() sets it)
+
+
 class Generator:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -401,16 +571,12 @@ class Generator:
         shape = FULL if rng.random() < 0.8 else ROW
         dims = ", ".join(map(str, shape))
         grad = rng.random() < 0.6
-        style = rng.randrange(3)
-        if grad and style == 0:
-            line = f"{name} = torch.randn({dims}, requires_grad=True)"
-        elif grad and style == 1:
-            line = f"{name} = nn.Parameter(torch.randn({dims}))"
-        elif grad:
-            line = f"{name} = torch.randn({dims}).requires_grad_()"
+        if grad:
+            for line in rng.choice(FW["grad_styles"]):
+                prog.add(line.format(name=name, dims=dims), "create")
         else:
-            line = f"{name} = torch.randn({dims})"
-        prog.add(line, "create")
+            prog.add(f"{name} = {FW['randn'].format(dims=dims)}", "create")
+        prog.created[name] = (dims, grad)
         self.vars.append(Var(name, shape, grad))
 
     def op(self, prog: Program) -> None:
@@ -421,13 +587,13 @@ class Generator:
         name = self.fresh()
         roll = rng.random()
         if roll < 0.5:
-            template, kind = rng.choice(UNARY)
+            template, kind = rng.choice(FW["unary"])
             shape = SCALAR if kind in ("sum", "mean", "norm") else x.shape
             grad = x.grad and kind != "detach"
             line = f"{name} = {template.format(x=x.name)}"
         elif roll < 0.85:
             y = self.pick()
-            template, kind = rng.choice(BINARY)
+            template, kind = rng.choice(FW["binary"])
             if kind in ("cat", "stack") and x.shape != y.shape:
                 y = x
             shape = max(x.shape, y.shape, key=len)
@@ -442,7 +608,7 @@ class Generator:
             kind = "matmul"
             shape = y.shape
             grad = x.grad or y.grad
-            line = f"{name} = {x.name} @ {y.name}"
+            line = f"{name} = {FW['matmul'].format(x=x.name, y=y.name)}"
         prog.add(line, f"op:{kind}")
         self.vars.append(Var(name, shape, grad))
 
@@ -453,7 +619,7 @@ class Generator:
             return
         if rng.random() < 0.2:
             names = [self.fresh() for _ in range(4)]
-            prog.add(f"{', '.join(names)} = {x.name}.unbind(0)", "view:unbind")
+            prog.add(f"{', '.join(names)} = {FW['unbind'].format(x=x.name)}", "view:unbind")
             self.vars.extend(Var(n, ROW, x.grad) for n in names)
             return
         if rng.random() < 0.15:
@@ -461,7 +627,7 @@ class Generator:
             prog.add(f"{name} = {x.name}", "alias")
             self.vars.append(Var(name, x.shape, x.grad))
             return
-        template, kind, shape = rng.choice(VIEWS)
+        template, kind, shape = rng.choice(FW["views"])
         name = self.fresh()
         prog.add(f"{name} = {template.format(x=x.name)}", f"view:{kind}")
         self.vars.append(Var(name, shape, x.grad))
@@ -471,18 +637,19 @@ class Generator:
         x = self.pick(shapes=(FULL,))
         if x is None:
             return
-        choice = rng.randrange(5)
         name = self.fresh()
-        if choice == 0:
-            mod, ctor, kind = "lin", "nn.Linear(4, 4)", "linear"
-        elif choice == 1:
-            mod, ctor, kind = "act", "nn.ReLU(inplace=True)", "relu_module(inplace)"
-        elif choice == 2:
-            mod, ctor, kind = "bn", "nn.BatchNorm1d(4)", "batchnorm"
-        elif choice == 3:
-            mod, ctor, kind = "sig", "nn.Sigmoid()", "sigmoid_module"
-        else:
-            mod, ctor, kind = "drop", "nn.Dropout(0.5, inplace=True)", "dropout_module(inplace)"
+        if rng.random() < 0.35:  # a Sequential of layers, some of them in place
+            layers = [rng.choice(FW["layers"]) for _ in range(rng.randint(2, 4))]
+            mod = f"seq{len(self.modules)}"
+            ctor = f"nn.Sequential({', '.join(layers)})"
+            kind = "sequential(" + ", ".join(layer.split("(")[0][3:] for layer in layers) + ")"
+            prog.add(f"{mod} = {ctor}", "module")
+            self.modules[mod] = ctor
+            prog.add(f"{name} = {mod}({x.name})", f"module:{kind}")
+            grad = x.grad or any("Linear" in layer or "Norm" in layer for layer in layers)
+            self.vars.append(Var(name, FULL, grad))
+            return
+        mod, ctor, kind = rng.choice(FW["modules"])
         if mod not in self.modules:
             prog.add(f"{mod} = {ctor}", "module")
             self.modules[mod] = ctor
@@ -498,11 +665,11 @@ class Generator:
         if rng.random() < 0.35:
             y = self.pick(shapes=(x.shape, ROW, SCALAR) if x.shape == FULL else (ROW, SCALAR))
             if y is not None:
-                template, kind = rng.choice(INPLACE_BINARY)
+                template, kind = rng.choice(FW["inplace_binary"])
                 line = template.format(x=x.name, y=y.name)
                 x.grad = x.grad or y.grad
                 return self.guarded(prog, line, f"write:{kind}")
-        template, kind = rng.choice(INPLACE_UNARY)
+        template, kind = rng.choice(FW["inplace_unary"])
         line = template.format(x=x.name)
         if kind == "F.relu(inplace)" and rng.random() < 0.5:
             name = self.fresh()
@@ -512,7 +679,7 @@ class Generator:
 
     def guarded(self, prog: Program, line: str, kind: str) -> None:
         if self.rng.random() < 0.2:
-            prog.add("with torch.no_grad():", "no_grad")
+            prog.add(FW["no_grad"], "no_grad")
             prog.add(f"    {line}", kind + " (no_grad)")
         else:
             prog.add(line, kind)
@@ -535,7 +702,32 @@ class Outcome:
     row: int | None = None  # the program row that raised (for errors raised where they happen)
 
 
-def run_torch(text: str, namespace_base: dict) -> Outcome:
+def run_isolated(text: str, namespace_base: dict) -> Outcome:
+    """``run_program`` in a forked child: some paddle calls abort the interpreter. A child that
+    dies is an invalid example."""
+    import json
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        code = 1
+        try:
+            outcome = run_program(text, namespace_base)
+            os.write(write, json.dumps([outcome.kind, outcome.message, outcome.row]).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        return Outcome("invalid", f"the child died ({status})")
+    kind, message, row = json.loads(data)
+    return Outcome(kind, message, row)
+
+
+def run_program(text: str, namespace_base: dict) -> Outcome:
     code = compile(text, "<example>", "exec")
     try:
         with warnings.catch_warnings():
@@ -549,11 +741,10 @@ def run_torch(text: str, namespace_base: dict) -> Outcome:
             if frame.filename == "<example>"
         ]
         row = rows[-1] if rows else None
-        if any(pattern in message for pattern in INPLACE_ERRORS):
-            return Outcome("raise", message.splitlines()[0][:160], row)
-        return Outcome(
-            "invalid", message.splitlines()[0][:160] if message else type(error).__name__
-        )
+        if any(pattern in message for pattern in FW["errors"]):
+            first = next(line for line in message.splitlines() if line.strip())
+            return Outcome("raise", first[:160], row)
+        return Outcome("invalid", message.strip()[:160] if message else type(error).__name__)
     return Outcome("ok")
 
 
@@ -565,13 +756,18 @@ def lint_errors(text: str) -> list:
     ]
 
 
-def compare(examples: int, seed: int, layout: str = "mixed"):
+def compare(examples: int, seed: int, layout: str = "mixed", framework: str = "torch"):
     """Draw ``examples`` valid programs, run and lint each: (totals, mismatch groups)."""
-    import torch
-
-    torch.manual_seed(0)
+    global FW
+    FW = FRAMEWORKS[framework]
     base = {"__name__": "__example__"}
-    exec("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n", base)  # noqa: S102 - the imports every example uses
+    exec(FW["header"], base)  # noqa: S102 - the imports every example uses
+    isolate = framework == "paddle" and hasattr(os, "fork")
+    if framework == "torch":
+        base["torch"].manual_seed(0)
+    else:
+        base["paddle"].seed(0)
+        base["paddle"].set_device("cpu")
 
     rng = random.Random(seed)
     totals: Counter[str] = Counter()
@@ -589,7 +785,7 @@ def compare(examples: int, seed: int, layout: str = "mixed"):
         if text in seen:
             continue
         seen.add(text)
-        outcome = run_torch(text, base)
+        outcome = (run_isolated if isolate else run_program)(text, base)
         if outcome.kind == "invalid":
             totals["invalid"] += 1
             continue
@@ -624,9 +820,10 @@ def main() -> int:
     parser.add_argument(
         "--layout", choices=["function", "module", "training", "mixed"], default="mixed"
     )
+    parser.add_argument("--framework", choices=sorted(FRAMEWORKS), default="torch")
     args = parser.parse_args()
 
-    totals, groups = compare(args.examples, args.seed, args.layout)
+    totals, groups = compare(args.examples, args.seed, args.layout, args.framework)
     print(
         f"examples {totals['valid']} (drawn {totals['drawn']}, invalid {totals['invalid']}): "
         f"raise {totals['raise']} (caught {totals['caught']}, missed {totals['missed']}), "
@@ -643,7 +840,7 @@ def main() -> int:
         if args.summary:
             continue
         for text, note in sorted(cases, key=lambda c: len(c[0]))[: args.show]:
-            body = text[len(HEADER) :].rsplit("\n\nf()", 1)[0].strip("\n")
+            body = text[len(FW["header"]) :].rsplit("\n\nf()", 1)[0].strip("\n")
             print(f"-- {note}\n{body}")
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
@@ -664,7 +861,7 @@ def _first_write(prog: Program) -> str:
 
 
 def _error_class(message: str) -> str:
-    for pattern in INPLACE_ERRORS:
+    for pattern in FW["errors"]:
         if pattern in message:
             return pattern.split(" is being")[0][:40]
     return "?"

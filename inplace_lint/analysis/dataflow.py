@@ -124,6 +124,11 @@ class ModuleDataflow:
     def __init__(self, module: cst.Module, index: ModuleIndex) -> None:
         self.module = module
         self.index = index
+        # an in-place child of a container right after a child that saves its output (by the
+        # in-place child's constructor node): one entry per call of the container, the op id of
+        # the saving child's output when the tensor there may require grad (else None)
+        self.adjacency_calls: dict[int, list[int | None]] = {}
+        self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
         self.results: dict[str, FunctionResult] = {}
         self._in_progress: set[str] = set()
         self.class_attributes: dict[str, dict[str, Value]] = {}
@@ -2016,11 +2021,12 @@ class FunctionInterpreter:
             self._args(call, state)
             if method == "detach_":
                 self._freeze_looped_parameters(tensor, state)
-            # shares the version counter: same storage
+            # shares the version counter: same storage; no autograd view (no multi-view check)
             return replace(
                 tensor,
                 requires_grad=False,
                 leaf=False,
+                view=None if tensor.view == "multi" else tensor.view,
                 view_of_leaf=False,
                 producer=f"`{_code(self, call)}`",
                 producer_node=call,
@@ -2197,6 +2203,17 @@ class FunctionInterpreter:
         if module.children:
             value: Value = positional[0] if positional else UNKNOWN
             for i, child in enumerate(module.children):
+                if (
+                    i
+                    and child.node is not None
+                    and _saves_then_writes(module.children[i - 1], child)
+                ):
+                    may = state.grad_enabled and not (
+                        isinstance(value, TensorVal) and value.requires_grad is False
+                    )
+                    self.flow.adjacency_calls.setdefault(id(child.node), []).append(
+                        _last_op_id(value) if may else None
+                    )
                 value = self._apply_module(
                     child, [value], {}, call, state, op_text, report_writes=i == 0, owner=module
                 )
@@ -2461,6 +2478,7 @@ class FunctionInterpreter:
             known=known,
             saves_output=bool(callee and callee.summary.returns_saved_output),
             opaque=callee is None or callee.summary.opaque_inside,
+            uses_views=callee is None,
         )
         if callee is not None:
             if callee.summary.returns_grad_free and isinstance(result, TensorVal):
@@ -2541,8 +2559,10 @@ class FunctionInterpreter:
             if index < len(positional) and isinstance(positional[index], TensorVal):
                 tensor = positional[index]
                 if index in summary.grad_off_params and inner.tensor.requires_grad is False:
-                    # the flag was off when the callee wrote it
-                    tensor = replace(tensor, requires_grad=False, leaf=False)
+                    # the flag was off when the callee wrote it (`a.detach().mul_(2)`): no leaf
+                    # or multi-view check at the write (the views' next use still raises)
+                    view = None if tensor.view == "multi" else tensor.view
+                    tensor = replace(tensor, requires_grad=False, leaf=False, view=view)
                 self._replay(inner, tensor, call, state)
         if module is not None and module.path != "self":
             for inner in summary.self_param_writes:
@@ -2644,6 +2664,8 @@ class FunctionInterpreter:
         """A call we know nothing about; ``callee`` is quoted only when the result is a tensor
         (most opaque calls take none)."""
         positional, keywords = self._args(call, state)
+        if type(callee) is cst.Name and callee.value in _NUMBER_BUILTINS and receiver is None:
+            return UNKNOWN  # `float(x.norm())`: a Python number, no graph (like `.item()`)
         if not (type(callee) is cst.Name and callee.value in _READ_ONLY_BUILTINS):
             self._lists_escape(call, state)
         self._numpy_out(keywords, call, state)
@@ -2676,12 +2698,14 @@ class FunctionInterpreter:
         requires_grad: bool | None = None,
         saves_output: bool = False,
         opaque: bool | None = None,
+        uses_views: bool = True,
     ) -> Value:
         """A call's result when the op is not in the tables. ``opaque``: what the call saved is
         not known (by default: when the result is not ``known``); with a tensor that may require
         grad among the arguments, the function's summary says so (``opaque_inside``)."""
         tensors = [a for a in args if isinstance(a, TensorVal)]
-        self._use_views(tensors, call, state)
+        if uses_views:  # (a local callee's own ops are the uses, not the call)
+            self._use_views(tensors, call, state)
         if (not known if opaque is None else opaque) and any(
             t.requires_grad is not False for t in tensors
         ):
@@ -2816,7 +2840,13 @@ class FunctionInterpreter:
                 state.add_save(storage, save)
 
         rg: bool | None = (
-            tri_or([t.requires_grad for t in tensors] + [params_require_grad or None])
+            # a module's parameters make the result require grad; without them, the inputs
+            # decide, when they are all known tensors (an unknown one may require grad)
+            tri_or(
+                [t.requires_grad for t in tensors]
+                + ([True] if params_require_grad else [])
+                + ([None] if not tensors or _has_unknown(values) else [])
+            )
             if grad_on
             else False
         )
@@ -2845,6 +2875,7 @@ class FunctionInterpreter:
             result = replace(
                 base,
                 view="multi",
+                nondiff_outputs=(),  # the views, not the base op's tuple (`bn(x).unbind(0)`)
                 multi_base_requires_grad=base.requires_grad if grad_on else False,
                 view_of_leaf=base.leaf or base.view_of_leaf,
                 leaf=False,
@@ -2879,6 +2910,7 @@ class FunctionInterpreter:
         return replace(
             base,
             view=base.view or "view",
+            nondiff_outputs=(),
             view_of_leaf=base.leaf or base.view_of_leaf,
             leaf=False,
             lineage=base.lineage | {op_id},
@@ -3043,12 +3075,7 @@ class FunctionInterpreter:
                 or previous.node is None
             ):
                 continue
-            call = child.facts.call
-            if (
-                call.inplace_param
-                and not call.inplace_saves_clone
-                and previous.facts.call.saves_output
-            ):
+            if _saves_then_writes(previous, child):
                 self.result.adjacency.append(
                     SequentialAdjacency(
                         child.node,
@@ -3329,6 +3356,7 @@ class FunctionInterpreter:
     ) -> None:
         if not lineage:
             return
+        self.flow.reached_ops.update(lineage)
         for write in self.pending:
             for save in write.saves:
                 if save.op_id in lineage:
@@ -3406,7 +3434,10 @@ def _op_result(
     known: bool,
     nondiff_outputs: tuple[int, ...] = (),
 ) -> TensorVal:
-    """A fresh tensor produced by an op (its own storage and version counter)."""
+    """A fresh tensor produced by an op (its own storage and version counter). Made under
+    no_grad it has no graph: no backward through it reaches an earlier op."""
+    if not state.grad_enabled:
+        lineage = frozenset()
     return TensorVal(
         fw=fw,
         storage=new_id(),
@@ -4152,6 +4183,21 @@ def _unpack(value: Value, count: int) -> list[Value]:
     return [Unknown(lineage) for _ in range(count)]
 
 
+def _saves_then_writes(previous: ModuleVal, child: ModuleVal) -> bool:
+    """``child`` writes its input in place, and ``previous``, right before it in a container,
+    saved that input (its output) for backward."""
+    if previous.facts is None or child.facts is None:
+        return False
+    # (whether the child's own backward keeps a clone of its input does not matter: the write
+    # still moves the version of the tensor the previous child saved)
+    return bool(child.facts.call.inplace_param and previous.facts.call.saves_output)
+
+
+def _has_unknown(values) -> bool:
+    """An argument (or a list item) the analysis could not evaluate: it may be a tensor."""
+    return any(isinstance(item, Unknown) for value in values for item in _flatten(value))
+
+
 def _flatten(value: Value | None):
     if isinstance(value, SeqVal):
         for item in value.items:
@@ -4198,6 +4244,9 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
 
 
 # Builtins that only read the list they are given.
+# Builtins that turn a (one-element) tensor into a Python number: the result has no graph.
+_NUMBER_BUILTINS = frozenset({"float", "int", "bool", "complex"})
+
 _READ_ONLY_BUILTINS = frozenset(
     {"len", "zip", "enumerate", "sum", "max", "min", "sorted", "reversed", "list", "tuple"}
     | {"iter", "print", "isinstance", "range", "any", "all", "map", "filter", "set", "dict"}

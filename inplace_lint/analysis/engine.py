@@ -34,8 +34,19 @@ def build_analysis(module: cst.Module) -> ModuleAnalysis:
         analysis.reuses.extend(result.reuses)
         analysis.function_issues.extend(result.function_issues)
         analysis.adjacency.extend(result.adjacency)
+    # a container called here raises only where its in-place child gets a tensor that requires
+    # grad and a backward (or a return, or `self.x = ...`) then reaches the saving child; one
+    # never called here is judged by its construction
+    analysis.adjacency = [a for a in analysis.adjacency if _adjacency_holds(a, flow)]
     analysis.apply_uses = flow.apply_uses
     return analysis
+
+
+def _adjacency_holds(adjacent, flow: ModuleDataflow) -> bool:
+    calls = flow.adjacency_calls.get(id(adjacent.node))
+    if calls is None:
+        return True
+    return any(op is not None and op in flow.reached_ops for op in calls)
 
 
 def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:

@@ -43,7 +43,11 @@ class SavedTensorModified(Rule):
     """## What it does
     Finds an in-place write (`x += y`, `x.add_(y)`, `x[i] = v`, `F.relu(x, inplace=True)`,
     `nn.ReLU(inplace=True)`, `out=x`) to a tensor that an earlier op saved for its backward, when a
-    later `backward()` (or the caller, for a `forward`) runs through that op.
+    later `backward()` (or the caller, for a `forward`) runs through that op. In a container
+    (`nn.Sequential(nn.Sigmoid(), nn.ReLU(inplace=True))`) the in-place layer right after a layer
+    that saves its output is reported at its constructor: always when the container is not called
+    in the file, else when a call gives it a tensor that may require grad and a backward (or a
+    return) then runs through the container.
 
     ## Why is this bad?
     Autograd checks every saved tensor's version counter when backward reaches the op that saved it.

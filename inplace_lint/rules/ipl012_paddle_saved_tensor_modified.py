@@ -11,6 +11,11 @@ from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl001_saved_tensor_modified import runs_without_grad
 
 
+def paddle_saves_broken(write) -> list:
+    """The saves a Paddle write breaks that a backward then reaches (IPL012's evidence)."""
+    return [s for s in write.confirmed_saves() if s.what != "ctx attribute"]
+
+
 class PaddleSavedTensorModified(Rule):
     """## What it does
     Finds a Paddle in-place write (`F.relu_`, `x.scale_()`, `x[:, 0] += 1`) to a tensor an earlier
@@ -53,9 +58,11 @@ class PaddleSavedTensorModified(Rule):
                 continue
             if runs_without_grad(write):
                 continue  # every caller runs it without grad: its ops saved nothing
-            if (write.tensor.leaf or write.tensor.view_of_leaf) and write.effective_grad:
-                continue  # IPL011 raises first; a view of a leaf is IPL105 (no error at all)
-            saves = [s for s in write.confirmed_saves() if s.what != "ctx attribute"]
+            if write.tensor.leaf and write.effective_grad:
+                continue  # IPL011 raises first
+            # (a write through a view of a leaf raises nothing itself, but breaks what an op
+            # saved of the leaf: this rule, not IPL105)
+            saves = paddle_saves_broken(write)
             if not saves:
                 continue
             save = saves[0]

@@ -1,4 +1,5 @@
-"""A bounded run of scripts/differential.py: generated programs run under torch and linted.
+"""A bounded run of scripts/differential.py: generated programs run under torch or paddle and
+linted.
 
 The error promise (an error-severity diagnostic means the code raises) must hold on every
 example; recall is held to what the analysis reaches today (known gaps: docs/analysis.md,
@@ -16,15 +17,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytest.importorskip("torch")
 
-
-@pytest.mark.parametrize("seed", [1, 2])
-def test_generated_programs_agree_with_torch(seed: int) -> None:
+@pytest.mark.parametrize(("framework", "seed"), [("torch", 1), ("torch", 2), ("paddle", 1)])
+def test_generated_programs_agree_with_the_framework(framework: str, seed: int) -> None:
+    pytest.importorskip(framework)
     proc = subprocess.run(
         [
             sys.executable,
             str(ROOT / "scripts" / "differential.py"),
+            "--framework",
+            framework,
             "--examples",
             "250",
             "--seed",
