@@ -87,6 +87,9 @@ class FunctionSummary:
     # every return path returns a tensor without a graph (`return x.detach()`, made under
     # no_grad): the caller's result does not require grad and no backward runs through the call
     returns_grad_free: bool = False
+    # every return path returns one argument itself, a view of it or its `.detach()` (the same
+    # memory): (argument index, "same" | "view" | "detach")
+    returns_alias: tuple[int, str] | None = None
     # an op on the way to a returned value saved a parameter (`params:` storages); the function
     # returns a parameter itself (or a view of it); an opaque call's result took part somewhere,
     # so what it saved is not known
@@ -420,6 +423,7 @@ class FunctionInterpreter:
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.any_return_seen = False
+        self.alias_returns: list[tuple[int, str] | None] = []
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
@@ -968,6 +972,19 @@ class FunctionInterpreter:
                 or (isinstance(item.storage, str) and item.storage.startswith("params:"))
             ):
                 summary.returns_parameter = True
+        alias = None
+        if isinstance(value, TensorVal) and value.storage in self.param_storages:
+            kind = (
+                "detach"
+                if value.requires_grad is False
+                else "view"
+                if value.view is not None
+                else "same"
+            )
+            alias = (self.param_storages[value.storage], kind)
+        self.alias_returns.append(alias)
+        first = self.alias_returns[0]
+        summary.returns_alias = first if all(a == first for a in self.alias_returns) else None
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (
             summary.returns_grad_free or not self.any_return_seen
@@ -1019,6 +1036,7 @@ class FunctionInterpreter:
         """Arguments and `self.` tensors that an op on the way to the returned value saved: a
         caller's later write to them is checked against this call."""
         summary = self.result.summary
+        unnamed: set[str] = set()  # `params:` storages (submodules) saved, not yet named
         for storage, saves in state.saves.items():
             reached = [
                 s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
@@ -1029,17 +1047,27 @@ class FunctionInterpreter:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
             if isinstance(storage, str) and storage.startswith("params:"):
                 summary.saves_parameters = True
-                summary.saves_submodule_parameters = True
+                unnamed.add(storage)
         for key, held in state.env.items():
-            if key.startswith("self.") and key.count(".") == 1 and isinstance(held, TensorVal):
-                saves = state.saves.get(held.storage, ())
-                if not any(s.certain and s.op_id in lineage for s in saves):
-                    continue
-                if held.parameter:
-                    summary.saves_parameters = True
-                    summary.saved_parameter_names.add(key[len("self.") :])
-                else:
-                    summary.saved_self_attributes.add(key[len("self.") :])
+            if not key.startswith("self.") or key.count(".") != 1:
+                continue
+            if isinstance(held, ModuleVal) and held.params_storage_key in unnamed:
+                # `self.seq0(x)` saved that submodule's parameters: named by its attribute
+                summary.saved_parameter_names.add(key[len("self.") :])
+                unnamed.discard(held.params_storage_key)
+                continue
+            if not isinstance(held, TensorVal):
+                continue
+            saves = state.saves.get(held.storage, ())
+            if not any(s.certain and s.op_id in lineage for s in saves):
+                continue
+            if held.parameter:
+                summary.saves_parameters = True
+                summary.saved_parameter_names.add(key[len("self.") :])
+            else:
+                summary.saved_self_attributes.add(key[len("self.") :])
+        if unnamed:
+            summary.saves_submodule_parameters = True
 
     # ---------------------------------------------------------------- assignment
     def bind(
@@ -2469,6 +2497,11 @@ class FunctionInterpreter:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned)
+            alias = callee.summary.returns_alias
+            if alias is not None and alias[0] < len(arguments):
+                base = arguments[alias[0]]
+                if isinstance(base, TensorVal):
+                    return self._alias_of(base, alias[1], call, state, op_text)
         known = bool(callee and callee.summary.returns_known)
         result = self._opaque_result(
             positional + list(keywords.values()),
@@ -2486,6 +2519,24 @@ class FunctionInterpreter:
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
         return result
+
+    def _alias_of(self, base: TensorVal, kind: str, call, state: State, op_text: str) -> Value:
+        """A callee's result that is its argument ``base`` itself, a view of it, or its detached
+        alias: the same memory, so a write to it is a write to ``base``."""
+        if kind == "same":
+            return base
+        if kind == "view":
+            return self._view_of(base, call, state, op_text)
+        return replace(  # as `base.detach()`
+            base,
+            requires_grad=False,
+            leaf=False,
+            view=None if base.view == "multi" else base.view,
+            view_of_leaf=False,
+            producer=op_text,
+            producer_node=call,
+            lineage=frozenset(),
+        )
 
     def _saved_items_result(
         self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
