@@ -116,23 +116,23 @@ def render_module(prog: Program, rng: random.Random, training: bool = False) -> 
     driver: list[tuple[str, str]] = []
     helpers: list[tuple[str, str]] = []
     inputs: list[tuple[str, str]] = []
+    names: list[str] = []  # the inputs' names: forward's parameters
     stems: list[str] = []
     for line, kind in zip(prog.lines, prog.kinds):
         name = line.split(" = ")[0].split(".")[0]
         if kind == "create" and name in prog.created:
             dims, grad = prog.created[name]
-            if name in params or name in [text.split(" = ")[0] for text, _ in inputs]:
+            if name in params or name in names:
                 continue  # the second line of a creation (`t.stop_gradient = False`)
-        if kind == "create" and name in prog.created and grad:
-            params.append(name)
-            init.append((f"self.{name} = {FW['parameter'].format(dims=dims)}", kind))
-            continue
-        if kind == "create" and name in prog.created:  # an input: an earlier layer's output
-            inputs.append((f"{name} = stem{len(inputs)}({FW['randn'].format(dims=dims)})", kind))
-            stems.append(
-                f"stem{len(inputs) - 1} = nn.Linear({dims.split(',')[-1].strip()}, "
-                f"{dims.split(',')[-1].strip()})"
-            )
+            if grad:
+                params.append(name)
+                init.append((f"self.{name} = {FW['parameter'].format(dims=dims)}", kind))
+                continue
+            # an input: an earlier layer's output
+            width = dims.split(",")[-1].strip()
+            stems.append(f"stem{len(names)} = nn.Linear({width}, {width})")
+            inputs.append((f"{name} = stem{len(names)}({FW['randn'].format(dims=dims)})", kind))
+            names.append(name)
             continue
         module = re.match(r"(lin|act|bn|sig|drop|seq\d+) = (.*)$", line)
         if kind == "module" and module:
@@ -155,7 +155,6 @@ def render_module(prog: Program, rng: random.Random, training: bool = False) -> 
     rows += [("", ""), ("", ""), (f"class M({FW['layer']}):", ""), ("    def __init__(self):", "")]
     rows += [("        super().__init__()", "")]
     rows += [(f"        {text}", kind) for text, kind in init]
-    names = [text.split(" = ")[0] for text, _ in inputs]
     rows += [("", ""), (f"    def forward({', '.join(['self', *names])}):", "")]
     loss_line = next((text for text, kind in driver if kind == "loss"), None)
     body = [(selfish(text), kind) for text, kind in _loops(forward, rng)]
@@ -238,7 +237,7 @@ def _maybe_helper(line, kind, rng, helpers, index):
     if "=" in line and kind.startswith("op:") and rng.random() < 0.25:
         name, expr = line.split(" = ", 1)
         args = sorted(set(re.findall(r"\bt\d+\b", expr)))
-        if args and not any(a in ("lin", "act") for a in args):
+        if args:
             params = [f"a{i}" for i in range(len(args))]
             for arg, param in zip(args, params):
                 expr = re.sub(rf"\b{arg}\b", param, expr)

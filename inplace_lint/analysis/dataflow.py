@@ -90,12 +90,11 @@ class FunctionSummary:
     # every return path returns one argument itself, a view of it or its `.detach()` (the same
     # memory): (argument index, "same" | "view" | "detach")
     returns_alias: tuple[int, str] | None = None
-    # an op on the way to a returned value saved a parameter (`params:` storages); the function
-    # returns a parameter itself (or a view of it); an opaque call's result took part somewhere,
-    # so what it saved is not known
-    saves_parameters: bool = False
-    saved_parameter_names: set[str] = field(default_factory=set)  # `self.<name>` parameters saved
-    saves_submodule_parameters: bool = False  # a submodule's (`params:` storages): no names
+    # the `self.<name>` parameters (and submodules) an op on the way to a returned value saved;
+    # such a save on a submodule the function does not name; a parameter itself (or a view of
+    # it) returned; an opaque call's result took part somewhere, so what it saved is not known
+    saved_parameter_names: set[str] = field(default_factory=set)
+    saves_submodule_parameters: bool = False
     returns_parameter: bool = False
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
@@ -105,6 +104,14 @@ class FunctionSummary:
     # a forward that reads a `self.<state>` it then rebinds to a tensor with a graph (a recurrent
     # state kept on the module, not detached): the next call's result carries this call's graph
     carries_graph: bool = False
+
+    def saved_parameters(self) -> frozenset[str] | None:
+        """What a call of this `forward` saves of its module's parameters, by attribute name;
+        None when the analysis cannot tell (an empty set: it followed the forward whole and
+        found no such save)."""
+        if self.opaque_inside or self.returns_parameter or self.saves_submodule_parameters:
+            return None
+        return frozenset(self.saved_parameter_names)
 
 
 @dataclass
@@ -422,8 +429,7 @@ class FunctionInterpreter:
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
-        self.any_return_seen = False
-        self.alias_returns: list[tuple[int, str] | None] = []
+        self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
@@ -982,14 +988,12 @@ class FunctionInterpreter:
                 else "same"
             )
             alias = (self.param_storages[value.storage], kind)
+        first_return = not self.alias_returns
         self.alias_returns.append(alias)
         first = self.alias_returns[0]
         summary.returns_alias = first if all(a == first for a in self.alias_returns) else None
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
-        summary.returns_grad_free = grad_free and (
-            summary.returns_grad_free or not self.any_return_seen
-        )
-        self.any_return_seen = True
+        summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
         lineage = lineage_of(value)
         if lineage:
             self._record_saved_inputs(lineage, state)
@@ -1046,7 +1050,6 @@ class FunctionInterpreter:
             if storage in self.param_storages:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
             if isinstance(storage, str) and storage.startswith("params:"):
-                summary.saves_parameters = True
                 unnamed.add(storage)
         for key, held in state.env.items():
             if not key.startswith("self.") or key.count(".") != 1:
@@ -1062,7 +1065,6 @@ class FunctionInterpreter:
             if not any(s.certain and s.op_id in lineage for s in saves):
                 continue
             if held.parameter:
-                summary.saves_parameters = True
                 summary.saved_parameter_names.add(key[len("self.") :])
             else:
                 summary.saved_self_attributes.add(key[len("self.") :])
@@ -2371,21 +2373,8 @@ class FunctionInterpreter:
                 self.module_ops[op_id] = owner.params_storage_key
                 # a local forward the analysis followed whole, which saved no parameter on the
                 # way to what it returns (`x + self.pos_embed`), leaves none for a step to break
-                saves_none = (
-                    summary is not None
-                    and not summary.opaque_inside
-                    and not summary.saves_parameters
-                    and not summary.returns_parameter
-                )
-                if not saves_none:
-                    only = None
-                    if (
-                        summary is not None
-                        and not summary.opaque_inside
-                        and not summary.saves_submodule_parameters
-                        and not summary.returns_parameter
-                    ):
-                        only = frozenset(summary.saved_parameter_names)
+                only = summary.saved_parameters() if summary is not None else None
+                if only is None or only:
                     state.add_save(
                         owner.params_storage_key,
                         Save(_unquote(op_text), call, op_id, "parameters", certain=True, only=only),
@@ -2873,22 +2862,20 @@ class FunctionInterpreter:
         if isinstance(target, TensorVal) and report_writes:
             # An argument that is the target itself (`x.mul_(x)`, `x.addcmul_(x[0], y)`) is saved
             # before the op writes it: the op invalidates its own save.
-            for param, storage, save in saves:
-                if param != facts.inplace_param and storage == target.storage:
-                    state.add_save(storage, save)
+            before, after = [], []
+            for entry in saves:
+                own = entry[0] != facts.inplace_param and entry[1] == target.storage
+                (before if own else after).append(entry)
+            for _, storage, save in before:
+                state.add_save(storage, save)
             self.record_write(
                 state, target, how, node, target_expr, op_text=op_text, constructor=constructor
             )
             if how in ("module", "inplace-kw") and isinstance(target_expr, cst.Name):
                 self.last_inplace_activation = (target_expr.value, node, op_text)
-        for param, storage, save in saves:
-            if not (
-                isinstance(target, TensorVal)
-                and report_writes
-                and param != facts.inplace_param
-                and storage == target.storage
-            ):
-                state.add_save(storage, save)
+            saves = after
+        for _, storage, save in saves:
+            state.add_save(storage, save)
 
         rg: bool | None = (
             # a module's parameters make the result require grad; without them, the inputs
