@@ -12,8 +12,9 @@ fresh process, on a snapshot of the package (others editing the working tree wou
 change the code, and the cache's fingerprint, between runs); CPU and memory come from ``wait4``
 on it, so its worker processes are included.
 
-``--verify`` lints every file both through the prefilter and in full (``api.lint_source``) and
-counts the files whose diagnostics differ (there must be none). ``--compare-*`` runs TorchFix
+``--verify`` lints every file both through the prefilter and in full (``api.lint_source``), with
+every rule enabled (the risky tier too), and counts the files whose diagnostics differ (there must
+be none). ``--compare-*`` runs TorchFix
 0.7.0, Fixit or ruff on the same tree, each from its own virtual environment under /tmp/venvs
 (created on first use with pip: ``torchfix==0.7.0``, ``fixit``); ruff is the one next to this
 Python, with ``--select ALL``.
@@ -111,13 +112,17 @@ VERIFY = textwrap.dedent(
     from multiprocessing import Pool
     from inplace_lint.api import lint_source
     from inplace_lint.runner import lint_python
-    from inplace_lint.settings import DEFAULT_SETTINGS
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    # every rule, the risky tier too: the plan does not depend on the selection
+    EVERY_RULE = Settings(enabled=frozenset(all_rules()))
 
     def check(path):
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
-        fast, kind = lint_python(text, path, DEFAULT_SETTINGS)
-        full = lint_source(text, path, DEFAULT_SETTINGS)
+        fast, kind = lint_python(text, path, EVERY_RULE)
+        full = lint_source(text, path, EVERY_RULE)
         return path, kind, fast.diagnostics == full, len(full)
 
     if __name__ == "__main__":

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from inplace_lint.analysis import knowledge as kb
+from inplace_lint.analysis.annotations import NON_TENSOR_TYPES
 from inplace_lint.analysis.events import (
     CustomFunctionIssue,
     OutCall,
@@ -4469,7 +4470,7 @@ def _non_tensor_annotation(param: cst.Param) -> bool:
     a parameter annotated as a Python scalar or container is not a tensor."""
     if param.annotation is None:
         return False
-    return _annotation_head(param.annotation.annotation) in _NON_TENSOR_TYPES
+    return _annotation_head(param.annotation.annotation) in NON_TENSOR_TYPES
 
 
 def _annotation_head(node) -> str:
@@ -4507,12 +4508,6 @@ def _is_none(node) -> bool:
 
 
 _QUOTED_HEAD = re.compile(r"\s*(?:Optional\[\s*)?(?:typing\.)?(\w+)")
-_NON_TENSOR_TYPES = frozenset(
-    {"int", "float", "bool", "str", "bytes", "complex", "dict", "list", "tuple", "set"}
-    | {"frozenset", "Dict", "List", "Tuple", "Set", "FrozenSet", "Mapping", "MutableMapping"}
-    | {"Sequence", "MutableSequence", "Iterable", "Iterator", "Callable", "OrderedDict"}
-    | {"DefaultDict", "defaultdict"}
-)
 
 
 _AUG = {

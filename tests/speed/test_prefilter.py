@@ -587,3 +587,66 @@ def test_cheap_text_tests_answer_as_the_regexes_do() -> None:
     ]:
         assert prefilter._odd_line_breaks(text) == (old_odd.search(text) is not None), text
         assert prefilter.mentions_framework(text) == (old_mention.search(text) is not None), text
+
+
+ANNOTATIONS = [
+    "int", "float", "torch.Tensor", "Tensor", "Optional[int]", "Optional[Tensor]",
+    "typing.Optional[typing.List[int]]", "Optional[List[Tensor]]", "List[int] | None",
+    "None | Dict[str, Tensor]", "Tensor | None", "int | float", "Optional[int,]",
+    "Optional[(int, str)]", "Optional[int, str]", "Optional[Optional[dict]]", "'Tensor'",
+    '"List[int]"', "'Optional[ dict ]'", "collections.OrderedDict[str, Tensor]", "a.b().c",
+    "Callable[..., Tensor]", "tuple[Tensor, ...]", "Sequence[int] | None | None",
+    "Optional[Optional[Optional[Optional[Optional[Optional[Optional[Optional[int]]]]]]]]",
+    "Union[int, Tensor]", "nn.Module", "Iterator[Tensor]", "None",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("annotation", ANNOTATIONS)
+def test_annotation_head_matches_the_analysis(annotation: str) -> None:
+    """The prefilter drops an annotation only where the analysis would read nothing from it:
+    its ``ast`` reading of the head must be the analysis' reading on libcst's tree (or None)."""
+    import libcst as cst
+
+    from inplace_lint.analysis import dataflow
+
+    source = f"def f(x: {annotation}): pass\n"
+    ours = prefilter._annotation_head(ast.parse(source).body[0].args.args[0].annotation)
+    param = cst.parse_module(source).body[0].params.params[0]
+    theirs = dataflow._annotation_head(param.annotation.annotation)
+    if ours is not None:
+        assert ours == theirs
+    else:
+        assert annotation.startswith(("'", '"', "Optional[int,", "Optional[(", "Optional[int, "))
+
+
+def test_annotations_the_analysis_does_not_read_are_blanked_in_place() -> None:
+    text = _program(
+        """
+        from typing import List, Optional
+
+
+        def scale(x: torch.Tensor, n: int, sizes: Optional[List[int]] = None, *rest: "Tensor",
+                  gate: torch.Tensor | None = None) -> torch.Tensor:
+            x.mul_(n)
+            return x
+
+
+        def train(steps: int) -> None:
+            w = torch.randn(3, requires_grad=True)
+            y = w.exp()
+            scale(y, steps)
+            y.sum().backward()
+        """
+    )
+    plan = prefilter.plan(text)
+    assert plan.kind == "reduced"
+    row = next(line for line in plan.text.splitlines() if line.startswith("def scale("))
+    assert row == (
+        'def scale(x              , n: int, sizes: Optional[List[int]] = None, *rest: "Tensor",'
+    )
+    assert "def train(steps: int)        :" in plan.text
+    assert [len(line) for line in plan.text.splitlines() if line.startswith("def ")] == [
+        len(line) for line in text.splitlines() if line.startswith(("def scale", "def train"))
+    ] + [len(line) for line in plan.text.splitlines() if line.startswith("def filler")]
+    assert _same_as_full(text) == "reduced"
+    assert {d.code for d in lint_source(text, "t.py", DEFAULT_SETTINGS)} == {"IPL001"}
