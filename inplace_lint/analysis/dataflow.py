@@ -105,6 +105,10 @@ class FunctionSummary:
     # a forward that reads a `self.<state>` it then rebinds to a tensor with a graph (a recurrent
     # state kept on the module, not detached): the next call's result carries this call's graph
     carries_graph: bool = False
+    # argument index -> what: an in-place op on the argument's own memory saved it (`x.exp_()`,
+    # `x.sigmoid_()` save their output), and the save is intact on every way out: the caller's
+    # tensor holds that op's graph, and its next write breaks that save
+    param_output_saves: dict[int, str] = field(default_factory=dict)
 
     def saved_parameters(self) -> frozenset[str] | None:
         """What a call of this `forward` saves of its module's parameters, by attribute name;
@@ -431,6 +435,7 @@ class FunctionInterpreter:
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
+        self.output_save_exits: list[dict[int, str]] = []  # per way out: param_output_saves
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
@@ -495,6 +500,16 @@ class FunctionInterpreter:
         if self.info.node.name.value == "__init__" and self.info.cls is not None:
             self.result.self_attributes = {
                 k: v for k, v in state.env.items() if k.startswith("self.")
+            }
+        if state.reachable:
+            self._record_output_saves(state)
+        if self.output_save_exits and not self.is_forward_like:
+            # (a module's forward is called again and again on the same input, and the module
+            # call's result is taken to depend on all its inputs: replaying this save there
+            # raised false alarms on results that never reach it)
+            first, *rest = self.output_save_exits
+            self.result.summary.param_output_saves = {
+                index: what for index, what in first.items() if all(index in o for o in rest)
             }
         self._finish_function_checks(state)
         if self.sequence_params:
@@ -971,7 +986,18 @@ class FunctionInterpreter:
                 if name:
                     state.env.pop(name, None)
 
+    def _record_output_saves(self, state: State) -> None:
+        """At a way out: the arguments whose own memory an in-place op saved (its output), still
+        saved here (``FunctionSummary.param_output_saves``)."""
+        found: dict[int, str] = {}
+        for storage, index in self.param_storages.items():
+            for save in state.saves.get(storage, ()):
+                if save.what == "output" and save.certain:
+                    found.setdefault(index, save.what)
+        self.output_save_exits.append(found)
+
     def _record_return(self, value: Value, state: State) -> None:
+        self._record_output_saves(state)
         summary = self.result.summary
         for item in _flatten(value) if isinstance(value, SeqVal) else (value,):
             if isinstance(item, TensorVal) and (
@@ -2605,6 +2631,10 @@ class FunctionInterpreter:
                     view = None if tensor.view == "multi" else tensor.view
                     tensor = replace(tensor, requires_grad=False, leaf=False, view=view)
                 self._replay(inner, tensor, call, state)
+        for index, what in summary.param_output_saves.items():
+            tensor = positional[index] if index < len(positional) else None
+            if isinstance(tensor, TensorVal) and state.grad_enabled:
+                positional[index] = self._saved_by_call(tensor, what, call, state, op_text)
         if module is not None and module.path != "self":
             for inner in summary.self_param_writes:
                 tensor = TensorVal(
@@ -2619,6 +2649,21 @@ class FunctionInterpreter:
                     producer_node=inner.tensor.producer_node,
                 )
                 self._replay(inner, tensor, call, state)
+
+    def _saved_by_call(
+        self, tensor: TensorVal, what: str, call, state: State, op_text: str
+    ) -> TensorVal:
+        """The callee's in-place op saved ``tensor``'s memory (as its ``what``): that save, made
+        by this call, and the op in the lineage of every name holding that memory."""
+        op_id = new_id()
+        state.add_save(
+            tensor.storage,
+            Save(_unquote(op_text), call, op_id, what, certain=tensor.requires_grad is True),
+        )
+        for name, held in state.env.items():
+            if isinstance(held, TensorVal) and held.storage == tensor.storage:
+                state.env[name] = replace(held, lineage=held.lineage | {op_id})
+        return replace(tensor, lineage=tensor.lineage | {op_id})
 
     def _replay(self, inner: Write, tensor: TensorVal, call, state: State) -> None:
         if inner.tensor.via_data and not tensor.via_data:
