@@ -111,6 +111,8 @@ class FunctionSummary:
     # a0. The caller's written tensor holds that op's graph; its next write of the saved
     # tensor breaks the save
     param_graph_saves: dict[tuple[int, int], str] = field(default_factory=dict)
+    # a module's forward (or the like): its saves are not replayed at the call (above)
+    forward_like: bool = False
 
     def saved_parameters(self) -> frozenset[str] | None:
         """What a call of this `forward` saves of its module's parameters, by attribute name;
@@ -505,10 +507,8 @@ class FunctionInterpreter:
             }
         if state.reachable:
             self._record_graph_saves(state)
-        if self.graph_save_exits and not self.is_forward_like:
-            # (a module's forward is called again and again on the same input, and the module
-            # call's result is taken to depend on all its inputs: replaying this save there
-            # raised false alarms on results that never reach it)
+        self.result.summary.forward_like = self.is_forward_like
+        if self.graph_save_exits:
             first, *rest = self.graph_save_exits
             self.result.summary.param_graph_saves = {
                 pair: what for pair, what in first.items() if all(pair in o for o in rest)
@@ -2630,7 +2630,13 @@ class FunctionInterpreter:
         op_text,
         module: ModuleVal | None = None,
     ) -> None:
-        """Replay a callee's writes to its arguments (or its module's parameters) in this caller."""
+        """Replay a callee's writes to its arguments (or its module's parameters) in this caller,
+        and the saves its writes carry (their own op's save of the target, ``param_graph_saves``).
+        Not a module forward's saves: it is called again and again on the same input, and a
+        module call's result is taken to depend on all its inputs, so the next call's replayed
+        write was reported against backwards that never reach the save (differential seeds 1
+        and 2: false alarms)."""
+        carries_saves = state.grad_enabled and not summary.forward_like
         for index, inner in summary.param_writes.items():
             if index < len(positional) and isinstance(positional[index], TensorVal):
                 tensor = positional[index]
@@ -2639,10 +2645,24 @@ class FunctionInterpreter:
                     # or multi-view check at the write (the views' next use still raises)
                     view = None if tensor.view == "multi" else tensor.view
                     tensor = replace(tensor, requires_grad=False, leaf=False, view=view)
+                own = [save for save in inner.saves if save.node is inner.node]
+                if own and carries_saves and inner.grad_enabled:
+                    # the write's op saved its own target first (`a *= a`, `a.addcmul_(a, b)`):
+                    # here it saves the caller's tensor, and the write breaks that save
+                    op_id = new_id()
+                    certain = tensor.requires_grad is True
+                    for save in own:
+                        state.add_save(
+                            tensor.storage,
+                            Save(_unquote(op_text), call, op_id, save.what, certain),
+                        )
+                    self._replay(inner, tensor, call, state)
+                    positional[index] = self._in_graph_of(tensor, op_id, state)
+                    continue
                 self._replay(inner, tensor, call, state)
         ops: dict[int, int] = {}  # written argument -> the op standing for the callee's
         for (saved, written), what in summary.param_graph_saves.items():
-            if max(saved, written) >= len(positional) or not state.grad_enabled:
+            if max(saved, written) >= len(positional) or not carries_saves:
                 continue
             tensor, target = positional[saved], positional[written]
             if isinstance(tensor, TensorVal) and tensor.fw == "paddle" and tensor.view:
