@@ -304,18 +304,39 @@ class _Module:
             cls.methods.setdefault(inner.name, []).append(method)
             self.units.append(method)
             if inner.name == "__init__":
-                for node in _statements(inner):
-                    if isinstance(node, ast.Expr) and _extends_attribute(node.value):
-                        # `self.body.add_module("b1", Block())`: builds `self.body` too
-                        targets = frozenset({node.value.func.value.attr})
-                        found = _scan([node])
-                        cls.assigns.append((targets, found.seed, frozenset(found.names)))
-                    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                        targets = frozenset(_target_names(node))
-                        if not targets:  # `x = ...`: binds no attribute, nothing to record
-                            continue
-                        found = _scan([node])
-                        cls.assigns.append((targets, found.seed, frozenset(found.names)))
+                self._add_init_assigns(cls, inner)
+
+    @staticmethod
+    def _add_init_assigns(owner: _Unit, init: ast.AST) -> None:
+        """`self.x = ...` in `__init__`, and `self.x.append(...)` / `.add_module(...)`, which
+        build `self.x` too; for the latter the local names they pass count with what `__init__`
+        bound them to (`conv = Downsample(c, c); self.time_conv.append(conv)`: Downsample)."""
+        local_values: dict[str, tuple[bool, set[str]]] = {}  # local name -> (seed, names)
+        extensions: list[ast.Expr] = []
+        for node in _statements(init):
+            if isinstance(node, ast.Expr) and _extends_attribute(node.value):
+                extensions.append(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                found = _scan([node])
+                targets = frozenset(_target_names(node))
+                if targets:
+                    owner.assigns.append((targets, found.seed, frozenset(found.names)))
+                    continue
+                for name in found.bound:  # `x = ...`: a local, for the extensions below
+                    seed, names = local_values.get(name, (False, set()))
+                    local_values[name] = (seed or found.seed, names | found.names)
+        for node in extensions:
+            found = _scan([node])
+            seed, names = found.seed, set(found.names)
+            todo, seen = [n for n in found.read_names if n in local_values], set()
+            while todo:
+                name = todo.pop()
+                if name not in seen:
+                    seen.add(name)
+                    more_seed, more = local_values[name]
+                    seed, names = seed or more_seed, names | more
+                    todo.extend(n for n in more if n in local_values)
+            owner.assigns.append((frozenset({node.value.func.value.attr}), seed, frozenset(names)))
 
     def named(self, table: dict[str, list[_Unit]], names: set[str]) -> list[_Unit]:
         found: list[_Unit] = []
@@ -606,13 +627,26 @@ _CONTAINER_CALLS = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict
 
 
 def _container(node: ast.AST) -> bool:
-    """A new list, dict or set: `{}`, `[]`, comprehensions, `dict(...)`, `[None] * n`."""
+    """A new list, dict or set: `{}`, `[]`, comprehensions, `dict()`, `defaultdict(list)`,
+    `[None] * n`. Not a container call given anything else (`list(range(len(x)))`): the analysis
+    takes a call it does not know for a tensor when a tensor may be among its arguments, and the
+    triage must not excuse what the analysis would report (transformers' `ShardSampler`)."""
     kind = type(node)
     if kind in (ast.Dict, ast.DictComp, ast.List, ast.ListComp, ast.Set, ast.SetComp):
         return True
     if kind is ast.Call:
-        return _last_name(node.func) in _CONTAINER_CALLS
+        return (
+            _last_name(node.func) in _CONTAINER_CALLS
+            and not node.keywords
+            and all(
+                type(a) is ast.Constant or (type(a) is ast.Name and a.id in _TYPE_NAMES)
+                for a in node.args
+            )
+        )
     return kind is ast.BinOp and type(node.op) is ast.Mult and type(node.left) is ast.List
+
+
+_TYPE_NAMES = frozenset({"list", "dict", "set", "int", "float", "str", "tuple", "bool"})
 
 
 def _plain_values(nodes: list[ast.AST], conditions: list[tuple[str, str]]) -> bool:

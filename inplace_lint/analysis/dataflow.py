@@ -990,7 +990,10 @@ class FunctionInterpreter:
 
     def _record_graph_saves(self, state: State) -> None:
         """At a way out: the saves of arguments made by an op that an in-place write put in the
-        graph of an argument's memory (``FunctionSummary.param_graph_saves``)."""
+        graph of an argument's memory (``FunctionSummary.param_graph_saves``). Not for a module's
+        forward, whose saves its callers do not take (``_apply_param_writes``)."""
+        if self.is_forward_like:
+            return
         graphs: dict[object, frozenset[int]] = {}  # a written argument's memory -> its ops
         for held in state.env.values():
             if isinstance(held, TensorVal) and held.storage in self.param_storages:
@@ -2637,6 +2640,7 @@ class FunctionInterpreter:
         write was reported against backwards that never reach the save (differential seeds 1
         and 2: false alarms)."""
         carries_saves = state.grad_enabled and not summary.forward_like
+        ops: dict[int, int] = {}  # written argument -> the op standing for the callee's there
         for index, inner in summary.param_writes.items():
             if index < len(positional) and isinstance(positional[index], TensorVal):
                 tensor = positional[index]
@@ -2646,21 +2650,18 @@ class FunctionInterpreter:
                     view = None if tensor.view == "multi" else tensor.view
                     tensor = replace(tensor, requires_grad=False, leaf=False, view=view)
                 own = [save for save in inner.saves if save.node is inner.node]
-                if own and carries_saves and inner.grad_enabled:
+                own = own if carries_saves and inner.grad_enabled else []
+                for save in own:
                     # the write's op saved its own target first (`a *= a`, `a.addcmul_(a, b)`):
                     # here it saves the caller's tensor, and the write breaks that save
-                    op_id = new_id()
                     certain = tensor.requires_grad is True
-                    for save in own:
-                        state.add_save(
-                            tensor.storage,
-                            Save(_unquote(op_text), call, op_id, save.what, certain),
-                        )
-                    self._replay(inner, tensor, call, state)
-                    positional[index] = self._in_graph_of(tensor, op_id, state)
-                    continue
+                    op_id = ops.setdefault(index, new_id())
+                    state.add_save(
+                        tensor.storage, Save(_unquote(op_text), call, op_id, save.what, certain)
+                    )
                 self._replay(inner, tensor, call, state)
-        ops: dict[int, int] = {}  # written argument -> the op standing for the callee's
+                if own:
+                    positional[index] = self._in_graph_of(tensor, ops[index], state)
         for (saved, written), what in summary.param_graph_saves.items():
             if max(saved, written) >= len(positional) or not carries_saves:
                 continue

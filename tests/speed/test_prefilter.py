@@ -16,6 +16,7 @@ from fixturelib import REPO_ROOT, all_fixtures
 
 from inplace_lint import prefilter
 from inplace_lint.api import lint_source
+from inplace_lint.rules import all_rules
 from inplace_lint.runner import lint_python
 from inplace_lint.settings import DEFAULT_SETTINGS, Settings
 
@@ -32,7 +33,12 @@ def _name(fixture) -> str:
     return fixture.path.relative_to(REPO_ROOT).as_posix()
 
 
-def _same_as_full(text: str, settings: Settings = DEFAULT_SETTINGS) -> str:
+# Every rule, the risky tier too: the plan does not depend on the selection, and what it must not
+# change includes the rules that are off by default.
+EVERY_RULE = Settings(enabled=frozenset(all_rules()))
+
+
+def _same_as_full(text: str, settings: Settings = EVERY_RULE) -> str:
     """Lint through the prefilter and in full; assert equal; return the plan's kind."""
     result, kind = lint_python(text, "t.py", settings)
     assert result.diagnostics == lint_source(text, "t.py", settings)
@@ -130,6 +136,33 @@ def _kept(text: str, snippet: str) -> bool:
 
 
 CASES = {
+    "a module list built by appending a local bound to a local class": (
+        """
+        class Down(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.conv = nn.Conv2d(c, c, 3)
+
+            def forward(self, x):
+                return self.conv(x)
+
+
+        class Encoder(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.stages = nn.ModuleList()
+                for _ in range(2):
+                    stage = Down(c)
+                    self.stages.append(stage)
+
+            def forward(self, h):
+                for stage in self.stages:
+                    h = stage(h)
+                    h *= torch.sigmoid(h)
+                return h
+        """,
+        "return self.conv(x)",
+    ),
     "a chain of attributes read through instances of two local classes": (
         """
         class Block(nn.Module):
@@ -650,3 +683,39 @@ def test_annotations_the_analysis_does_not_read_are_blanked_in_place() -> None:
     ] + [len(line) for line in plan.text.splitlines() if line.startswith("def filler")]
     assert _same_as_full(text) == "reduced"
     assert {d.code for d in lint_source(text, "t.py", DEFAULT_SETTINGS)} == {"IPL001"}
+
+
+def test_a_container_call_of_a_call_is_not_excused() -> None:
+    """`list(range(len(self.dataset)))`: the analysis takes an unknown call given a tensor for a
+    tensor (IPL201 on the `+=`, risky tier), so the triage must not excuse the write as a list's
+    (transformers' `trainer_pt_utils.py` differed between the two before)."""
+    text = _program(
+        """
+        from torch.utils.data import Sampler
+
+
+        class ShardSampler(Sampler):
+            def __init__(self, dataset, batch_size=1, total=10):
+                self.dataset = dataset
+                self.batch_size = batch_size
+                self.total = total
+
+            def __iter__(self):
+                indices = list(range(len(self.dataset)))
+                while len(indices) < self.total:
+                    indices += indices[: (self.total - len(indices))]
+                result = []
+                for start in range(0, self.total, self.batch_size):
+                    result += indices[start : start + self.batch_size]
+                return iter(result)
+        """
+    )
+    assert _kept(text, "indices += indices[: (self.total - len(indices))]")
+    assert _same_as_full(text) == "reduced"
+    # arguments that cannot be tensors keep a container a container
+    for call in ("dict()", "defaultdict(list)", "set()", "list()", "OrderedDict()"):
+        function = ast.parse(f"def f():\n    d = {call}\n    d[k] = 1\n").body[0]
+        assert not prefilter._scan([function], True).seed
+    assert prefilter._scan(
+        [ast.parse("def f(x):\n    d = list(x)\n    d[k] = 1\n").body[0]], True
+    ).seed
