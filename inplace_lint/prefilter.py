@@ -311,20 +311,24 @@ class _Module:
         """`self.x = ...` in `__init__`, and `self.x.append(...)` / `.add_module(...)`, which
         build `self.x` too; for the latter the local names they pass count with what `__init__`
         bound them to (`conv = Downsample(c, c); self.time_conv.append(conv)`: Downsample)."""
-        local_values: dict[str, tuple[bool, set[str]]] = {}  # local name -> (seed, names)
         extensions: list[ast.Expr] = []
+        local_assigns: list[ast.stmt] = []  # `x = ...`: scanned only if an extension reads one
         for node in _statements(init):
             if isinstance(node, ast.Expr) and _extends_attribute(node.value):
                 extensions.append(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                found = _scan([node])
                 targets = frozenset(_target_names(node))
-                if targets:
-                    owner.assigns.append((targets, found.seed, frozenset(found.names)))
+                if not targets:
+                    local_assigns.append(node)
                     continue
-                for name in found.bound:  # `x = ...`: a local, for the extensions below
-                    seed, names = local_values.get(name, (False, set()))
-                    local_values[name] = (seed or found.seed, names | found.names)
+                found = _scan([node])
+                owner.assigns.append((targets, found.seed, frozenset(found.names)))
+        local_values: dict[str, tuple[bool, set[str]]] = {}  # local name -> (seed, names)
+        for node in local_assigns if extensions else ():
+            found = _scan([node])
+            for name in found.bound:
+                seed, names = local_values.get(name, (False, set()))
+                local_values[name] = (seed or found.seed, names | found.names)
         for node in extensions:
             found = _scan([node])
             seed, names = found.seed, set(found.names)
@@ -962,10 +966,8 @@ def _drop_annotations(lines: list[str], needed: set[_Unit]) -> None:
                 _spaces(lines, arg.lineno, arg.col_offset + len(arg.arg), annotation, ":")
         returns = node.returns
         if returns is not None and returns.lineno == returns.end_lineno:
-            line = lines[returns.lineno - 1]
-            if line.isascii():
-                start = len(line[: returns.col_offset].rstrip()) - 2
-                _spaces(lines, returns.lineno, start, returns, "->")
+            start = len(lines[returns.lineno - 1][: returns.col_offset].rstrip()) - 2
+            _spaces(lines, returns.lineno, start, returns, "->")
 
 
 def _spaces(lines: list[str], row: int, start: int, annotation: ast.AST, lead: str) -> None:
@@ -1002,7 +1004,7 @@ def _annotation_head(node: ast.AST) -> str | None:
             continue
         if (kind is ast.Constant and isinstance(node.value, (str, bytes))) or kind is ast.Starred:
             return None
-        if kind is ast.Constant and node.value is None:
+        if _is_none(node):
             return "None"  # a Name to libcst
         return _last_of_dotted(node)
     return ""
@@ -1014,10 +1016,10 @@ def _is_none(node: ast.AST) -> bool:
 
 def _last_of_dotted(node: ast.AST) -> str:
     """`a.b.c` -> "c", `c` -> "c"; "" for anything that is not a plain dotted name."""
-    last = node.attr if type(node) is ast.Attribute else node.id if type(node) is ast.Name else ""
-    while type(node) is ast.Attribute:
-        node = node.value
-    return last if type(node) is ast.Name else ""
+    base = node
+    while type(base) is ast.Attribute:
+        base = base.value
+    return _last_name(node) if type(base) is ast.Name else ""
 
 
 def _stub(lines: list[str], node: ast.AST, stub: str | None) -> int:

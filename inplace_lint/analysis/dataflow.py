@@ -2090,17 +2090,7 @@ class FunctionInterpreter:
             self._args(call, state)
             if method == "detach_":
                 self._freeze_looped_parameters(tensor, state)
-            # shares the version counter: same storage; no autograd view (no multi-view check)
-            return replace(
-                tensor,
-                requires_grad=False,
-                leaf=False,
-                view=None if tensor.view == "multi" else tensor.view,
-                view_of_leaf=False,
-                producer=f"`{_code(self, call)}`",
-                producer_node=call,
-                lineage=frozenset(),
-            )
+            return _detached(tensor, f"`{_code(self, call)}`", call)
         if method == "clone" or method in kb.COPYING_METHODS:
             self._args(call, state)
             return self._fresh_from(
@@ -2555,16 +2545,7 @@ class FunctionInterpreter:
             return base
         if kind == "view":
             return self._view_of(base, call, state, op_text)
-        return replace(  # as `base.detach()`
-            base,
-            requires_grad=False,
-            leaf=False,
-            view=None if base.view == "multi" else base.view,
-            view_of_leaf=False,
-            producer=op_text,
-            producer_node=call,
-            lineage=frozenset(),
-        )
+        return _detached(base, op_text, call)
 
     def _saved_items_result(
         self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
@@ -2649,12 +2630,15 @@ class FunctionInterpreter:
                     # or multi-view check at the write (the views' next use still raises)
                     view = None if tensor.view == "multi" else tensor.view
                     tensor = replace(tensor, requires_grad=False, leaf=False, view=view)
-                own = [save for save in inner.saves if save.node is inner.node]
-                own = own if carries_saves and inner.grad_enabled else []
+                # the write's op saved its own target first (`a *= a`, `a.addcmul_(a, b)`): here
+                # it saves the caller's tensor, and the write breaks that save
+                own = (
+                    [save for save in inner.saves if save.node is inner.node]
+                    if carries_saves and inner.grad_enabled
+                    else []
+                )
+                certain = tensor.requires_grad is True
                 for save in own:
-                    # the write's op saved its own target first (`a *= a`, `a.addcmul_(a, b)`):
-                    # here it saves the caller's tensor, and the write breaks that save
-                    certain = tensor.requires_grad is True
                     op_id = ops.setdefault(index, new_id())
                     state.add_save(
                         tensor.storage, Save(_unquote(op_text), call, op_id, save.what, certain)
@@ -2662,8 +2646,8 @@ class FunctionInterpreter:
                 self._replay(inner, tensor, call, state)
                 if own:
                     positional[index] = self._in_graph_of(tensor, ops[index], state)
-        for (saved, written), what in summary.param_graph_saves.items():
-            if max(saved, written) >= len(positional) or not carries_saves:
+        for (saved, written), what in summary.param_graph_saves.items() if carries_saves else ():
+            if max(saved, written) >= len(positional):
                 continue
             tensor, target = positional[saved], positional[written]
             if isinstance(tensor, TensorVal) and tensor.fw == "paddle" and tensor.view:
@@ -4298,6 +4282,21 @@ def _unpack(value: Value, count: int) -> list[Value]:
         return [replace(value, storage=new_id()) for _ in range(count)]
     lineage = lineage_of(value)
     return [Unknown(lineage) for _ in range(count)]
+
+
+def _detached(tensor: TensorVal, producer: str, node) -> TensorVal:
+    """`tensor.detach()`: the same storage (it shares the version counter), no grad, no graph,
+    and no autograd view (no multi-output-view check)."""
+    return replace(
+        tensor,
+        requires_grad=False,
+        leaf=False,
+        view=None if tensor.view == "multi" else tensor.view,
+        view_of_leaf=False,
+        producer=producer,
+        producer_node=node,
+        lineage=frozenset(),
+    )
 
 
 def _saves_then_writes(previous: ModuleVal, child: ModuleVal) -> bool:
