@@ -21,7 +21,10 @@ from inplace_lint.results import CellMap
 MARKER = "# %% inplace-lint: cell {n}"
 _MARKER_LINE = re.compile(r"^# %% inplace-lint: cell (\d+)[ \t]*(?:\r\n|\r|\n|\Z)", re.MULTILINE)
 _MAGIC = re.compile(r"^(?P<indent>[ \t]*)(?P<magic>(?:[%!?]|[\w.]+[ \t]*=[ \t]*[%!]).*)$")
-_MAGIC_PLACEHOLDER = re.compile(r"pass  # inplace-lint magic (\d+)")
+_MAGIC_PLACEHOLDER = re.compile(
+    r"^(?P<indent>[ \t]*)pass  # inplace-lint magic (?P<index>\d+)$", re.MULTILINE
+)
+_RAW = "\x00"  # a magic's continuation line, restored as it was (its indent is its own)
 
 
 class NotebookError(Exception):
@@ -119,12 +122,16 @@ def _mask_magics(source: str, magics: list[str]) -> str:
     if not any(ch in source for ch in "%!?"):
         return source
     out = []
+    continued: str | None = None  # the indent of a magic whose last line ended with `\`
     for line in source.splitlines(keepends=True):
         body = line.rstrip("\r\n")
-        match = _MAGIC.match(body)
-        if match and not body.lstrip().startswith("#"):
-            magics.append(match.group("magic"))
-            body = f"{match.group('indent')}pass  # inplace-lint magic {len(magics) - 1}"
+        match = _MAGIC.match(body) if continued is None else None
+        if continued is not None or (match and not body.lstrip().startswith("#")):
+            # `!cmd \` goes on in the next line, whatever its indent (IPython joins them)
+            indent = match.group("indent") if match else continued
+            magics.append(match.group("magic") if match else _RAW + body)
+            continued = indent if body.endswith("\\") else None
+            body = f"{indent}pass  # inplace-lint magic {len(magics) - 1}"
         out.append(body + line[len(line.rstrip("\r\n")) :])
     return "".join(out)
 
@@ -132,7 +139,12 @@ def _mask_magics(source: str, magics: list[str]) -> str:
 def _unmask_magics(body: str, magics: list[str]) -> str:
     if not magics:
         return body
-    return _MAGIC_PLACEHOLDER.sub(lambda m: magics[int(m.group(1))], body)
+
+    def restore(match: re.Match[str]) -> str:
+        magic = magics[int(match.group("index"))]
+        return magic[1:] if magic.startswith(_RAW) else match.group("indent") + magic
+
+    return _MAGIC_PLACEHOLDER.sub(restore, body)
 
 
 def _json_style(text: str) -> dict[str, Any]:

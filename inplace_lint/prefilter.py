@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from inplace_lint.analysis.annotations import NON_TENSOR_TYPES
+from inplace_lint.analysis.annotations import LAYER_PARAMETER, NON_TENSOR_TYPES
 
 # A module that never names a framework cannot import one.
 _MENTION = re.compile(r"\b(?:torch|paddle)\b")
@@ -200,6 +200,13 @@ class _Scan(NamedTuple):
     read_attrs: set[str]  # attribute names read (or updated with `+=` & co.)
     called: set[str]  # `f(...)` -> f; `a.b.m(...)` -> m and a
     bound: set[str]  # plain names assigned (local variables)
+    # `x.a = v` with a `v` that may be a plain tensor: `a` (IPL014 if `a` is a parameter's name);
+    # `x.a = nn.Parameter(...)` and the like: `a`, a parameter's name; `p = nn.Parameter(...)`: p;
+    # `x.a = p` with a plain name: (a, p)
+    param_targets: set[str]
+    param_sources: set[str]
+    param_locals: set[str]
+    param_named: set[tuple[str, str]]
 
 
 @dataclass(eq=False)
@@ -208,7 +215,7 @@ class _Unit:
     name: str
     node: ast.AST | None = None
     owner: _Unit | None = None  # the class of a method
-    scan: _Scan = field(default_factory=lambda: _Scan(False, *(set() for _ in range(6))))
+    scan: _Scan = field(default_factory=lambda: _Scan(False, *(set() for _ in range(10))))
     seed: bool = False  # holds in-place syntax (or is a method of an autograd.Function)
     # class only
     methods: dict[str, list[_Unit]] = field(default_factory=dict)  # by name, `__init__` too
@@ -245,6 +252,41 @@ class _Module:
         self.top.scan = _scan(top_nodes)
         self.top.seed = self.top.scan.seed
         self.top_nodes = top_nodes
+        self._parameter_assign_seeds()
+
+    def _parameter_assign_seeds(self) -> None:
+        """A unit assigning a tensor to a name that may be a module's registered parameter
+        (`self.w = self.w * mask`, `net.fc.weight = ...`) is a seed: the analysis checks it
+        (IPL014). The names: those assigned a `Parameter(...)` / `create_parameter(...)` (also
+        through a local name), and a layer's `weight` / `bias` (for `self.` only where a class
+        extends something other than a plain container: `class MaskedConv(nn.Conv2d)`)."""
+        units = [u for u in self.units if u.scan.param_targets and not u.seed]
+        if not units:
+            return
+        sources: set[str] = set()
+        local_sources: set[str] = set()
+        named: set[tuple[str, str]] = set()
+        for unit in self.units:
+            sources |= unit.scan.param_sources
+            local_sources |= unit.scan.param_locals
+            named |= unit.scan.param_named
+        sources |= {attr for attr, name in named if name in local_sources}
+        plain_bases = _PLAIN_BASES | self.classes.keys()
+        layer_subclass = any(
+            _last_name(base) not in plain_bases
+            for classes in self.classes.values()
+            for cls in classes
+            for base in cls.node.bases
+        )
+        for unit in units:
+            for written in unit.scan.param_targets:
+                own = written.startswith("self.")
+                attr = written[5:] if own else written
+                if attr in sources or (
+                    (layer_subclass or not own) and LAYER_PARAMETER.fullmatch(attr)
+                ):
+                    unit.seed = True
+                    break
 
     def release(self) -> None:
         """Break the method <-> class references, so that the ``ast`` tree under the units is
@@ -305,6 +347,13 @@ class _Module:
             self.units.append(method)
             if inner.name == "__init__":
                 self._add_init_assigns(cls, inner)
+        for init in cls.init:
+            # `self.build_model()` in `__init__`: what that method binds on `self` is
+            # `__init__`'s to the analysis too
+            for name in init.scan.called & cls.methods.keys() - {"__init__"}:
+                if _calls_on_self(init.node, name):
+                    for method in cls.methods[name]:
+                        self._add_init_assigns(cls, method.node)
 
     @staticmethod
     def _add_init_assigns(owner: _Unit, init: ast.AST) -> None:
@@ -368,6 +417,18 @@ class _Module:
         if unit.kind == "class":
             return self.classes[unit.name]
         return [unit]
+
+
+def _calls_on_self(root: ast.AST, name: str) -> bool:
+    """`self.<name>(...)` somewhere under ``root``."""
+    return any(
+        type(node) is ast.Call
+        and type(node.func) is ast.Attribute
+        and node.func.attr == name
+        and type(node.func.value) is ast.Name
+        and node.func.value.id == "self"
+        for node in ast.walk(root)
+    )
 
 
 def _statements(root: ast.AST) -> Iterator[ast.stmt]:
@@ -465,6 +526,10 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
     read_attrs: set[str] = set()
     called: set[str] = set()
     bound: set[str] = set()
+    param_targets: set[str] = set()
+    param_sources: set[str] = set()
+    param_locals: set[str] = set()
+    param_named: set[tuple[str, str]] = set()
     stack = list(nodes)
     typed: list[ast.AST] = []  # annotations and isinstance() classes: named, not used as values
     pop, push = stack.pop, stack.append
@@ -511,10 +576,22 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
                 push(node.target)
                 if node.value is not None:
                     push(node.value)
+                    _parameter_assigns(
+                        [node.target],
+                        node.value,
+                        param_targets,
+                        param_sources,
+                        param_locals,
+                        param_named,
+                    )
                 if not seed and for_candidates[kind](node):
                     seed = True
                 continue
-        elif not seed:
+        elif kind is ast.Assign:
+            _parameter_assigns(
+                node.targets, node.value, param_targets, param_sources, param_locals, param_named
+            )
+        if not seed:
             test = for_candidates.get(kind)
             if test is not None:
                 found = test(node)
@@ -543,7 +620,64 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
                 attrs.add(sub.attr)
     if conditions and not seed:
         seed = not (local and _plain_values(nodes, conditions))
-    return _Scan(seed, names, attrs, read_names, read_attrs, called, bound)
+    return _Scan(
+        seed,
+        names,
+        attrs,
+        read_names,
+        read_attrs,
+        called,
+        bound,
+        param_targets,
+        param_sources,
+        param_locals,
+        param_named,
+    )
+
+
+# names in a class's bases that make no layer with a `weight` of its own
+_PLAIN_BASES = frozenset(
+    {"nn", "torch", "paddle", "Module", "Layer", "object", "Sequential", "ModuleList"}
+    | {"ModuleDict", "LayerList", "LayerDict", "ABC", "Generic"}
+)
+# `nn.Parameter(...)`, `self.create_parameter(...)`: what registers a module's parameter
+_PARAMETER_CALLS = frozenset({"Parameter", "create_parameter"})
+
+
+def _parameter_assigns(
+    targets: list[ast.AST],
+    value: ast.AST,
+    plain: set[str],
+    sources: set[str],
+    local_sources: set[str],
+    named: set[tuple[str, str]],
+) -> None:
+    """Feeds ``_Scan.param_*`` from one assignment (see there)."""
+    registers = type(value) is ast.Call and _last_name(value.func) in _PARAMETER_CALLS
+    for target in targets:
+        kind = type(target)
+        if kind is ast.Name:
+            if registers:
+                local_sources.add(target.id)
+        elif kind is ast.Attribute:
+            attr = target.attr
+            owner = target.value
+            # `self.a` apart: a layer's own `weight` is a parameter only in a layer subclass
+            written = "self." + attr if type(owner) is ast.Name and owner.id == "self" else attr
+            if registers:
+                sources.add(attr)
+            elif type(value) is ast.Name:
+                named.add((attr, value.id))
+                plain.add(written)
+            elif type(value) is ast.Attribute and LAYER_PARAMETER.fullmatch(value.attr):
+                sources.add(attr)  # `self.w = self.proj.weight`: the same Parameter
+                plain.add(written)
+            elif not (type(value) is ast.Constant and value.value is None):
+                plain.add(written)
+        elif kind is ast.Tuple or kind is ast.List:
+            _parameter_assigns(target.elts, ast.Tuple(), plain, sources, local_sources, named)
+        elif kind is ast.Starred:
+            _parameter_assigns([target.value], value, plain, sources, local_sources, named)
 
 
 # Fields that never hold a node the scan needs: identifiers and flags, `ctx` (Load/Store/Del

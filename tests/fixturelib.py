@@ -123,7 +123,15 @@ FAMILIES: dict[str, Family] = {
             "TypeError",
             r"assignment to parameter .* should be of type Parameter",
             "fault-frame",
-            frozenset({"IPL013"}),
+            frozenset({"IPL013", "IPL014"}),
+        ),
+        Family(
+            "parameter-type",
+            "torch",
+            "TypeError",
+            r"cannot assign .* as parameter .* \(torch\.nn\.Parameter or None expected\)",
+            "fault-frame",
+            frozenset({"IPL014"}),
         ),
     )
 }

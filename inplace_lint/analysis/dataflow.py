@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from inplace_lint.analysis import knowledge as kb
-from inplace_lint.analysis.annotations import NON_TENSOR_TYPES
+from inplace_lint.analysis.annotations import LAYER_PARAMETER, NON_TENSOR_TYPES
 from inplace_lint.analysis.events import (
     CustomFunctionIssue,
     OutCall,
@@ -501,7 +501,10 @@ class FunctionInterpreter:
                 and bool(state.env[f"self.{name}"].lineage)
                 for name in carried
             )
-        if self.info.node.name.value == "__init__" and self.info.cls is not None:
+        built_for_init = bool(self.self_entry) and isinstance(self.self_entry[0], _InitState)
+        if (self.info.node.name.value == "__init__" or built_for_init) and self.info.cls:
+            # `__init__`'s facts; or a method `__init__` calls (`self.build_model()`), whose
+            # attributes `__init__` takes over at the call
             self.result.self_attributes = {
                 k: v for k, v in state.env.items() if k.startswith("self.")
             }
@@ -1144,6 +1147,8 @@ class FunctionInterpreter:
                 return
             path = dotted_name(target)
             if path is not None:
+                if isinstance(value, TensorVal) and not value.parameter:
+                    self._parameter_assign(target, path, value, state, node)
                 owner = state.env.get(path.split(".", 1)[0])
                 if isinstance(owner, ModuleVal):
                     state.env.pop(_carry_key(owner), None)  # `model.hx = model.hx.detach()`
@@ -1186,6 +1191,63 @@ class FunctionInterpreter:
             return
         if isinstance(target, cst.StarredElement):
             self.bind(target.value, UNKNOWN, state, node)
+
+    def _parameter_assign(
+        self, target: cst.Attribute, path: str, value: TensorVal, state: State, node
+    ) -> None:
+        """`self.w = self.w * mask`: a module's ``__setattr__`` (torch and Paddle alike) raises
+        TypeError when a registered parameter's name is given a tensor that is not a Parameter
+        (IPL014). Only where the owner is surely a module and the name surely a parameter; the
+        rule leaves out files that could bypass ``__setattr__`` or reparametrise."""
+        owner = target.value
+        if type(owner) is cst.Name and owner.value == "self":
+            cls = self.info.cls
+            if cls is None or cls.module_fw is None:
+                return
+        owner_path = dotted_name(owner)
+        if owner_path is None:
+            return
+        module = state.env.get(owner_path)
+        if module is None and type(owner) is cst.Attribute:
+            module = self.eval(owner, state)  # `net.fc` of a local `net = Net()`
+        if not isinstance(module, ModuleVal):
+            return
+        held = state.env.get(path)
+        if held is None and LAYER_PARAMETER.fullmatch(target.attr.value):
+            # a layer's own `weight` (`class MaskedConv(nn.Conv2d)`), a submodule's
+            held = self._module_attribute(module, target.attr.value, path)
+        if not (isinstance(held, TensorVal) and held.parameter):
+            return
+        if not value.known or held.via_data or not self._makes_plain_tensor(node, state):
+            return
+        self.result.rebinds.append(
+            Rebind(node, _code(self, target), held, True, self.info.key, assign=True)
+        )
+
+    def _makes_plain_tensor(self, node, state: State) -> bool:
+        """The assigned expression surely builds a tensor that is not a Parameter: an operator, a
+        framework function, or a tensor method that never returns its receiver itself. Not an
+        argument (tied weights are passed in as Parameters), a local helper's result
+        (`self._resize_bias(...)` returns `nn.Parameter(...)`: transformers' LXMERT), nor a
+        conversion such as `.float()`, which returns the Parameter itself when nothing changes
+        (fairseq's `Fp32BatchNorm`)."""
+        expr = getattr(node, "value", None)
+        kind = type(expr)
+        if kind is cst.BinaryOperation or kind is cst.UnaryOperation:
+            return True
+        if kind is not cst.Call:
+            return False
+        qual = self.imports.resolve(expr.func)
+        if qual is not None:
+            return (
+                qual.startswith(("torch.", "paddle."))
+                and qual not in kb.PARAMETER_CLASSES
+                and qual not in kb.PADDLE_CREATE_PARAMETER
+            )
+        func = expr.func
+        if type(func) is not cst.Attribute or func.attr.value in _SELF_RETURNING_METHODS:
+            return False
+        return isinstance(self.eval(func.value, state), TensorVal)
 
     def _set_grad_flag(self, target: cst.Attribute, value: Value, state: State, node) -> None:
         """`x.requires_grad = True` / `x.stop_gradient = False` make a leaf that requires grad."""
@@ -1303,8 +1365,12 @@ class FunctionInterpreter:
             base = self.eval(target.value, state)
             if isinstance(base, (TensorVal, ArrayVal)):
                 self._subscript_write(base, target, state, node, rhs, augmented=True)
-            return
-        current = self.eval(target, state)
+                return
+            current = _list_item(base, target)
+            if current is None:
+                return
+        else:
+            current = self.eval(target, state)
         if op == "+" and type(node.value) in (cst.List, cst.Tuple, cst.ListComp):
             # `outputs += [y]` / `acc += (x,)`: a tensor raises TypeError on these, so the
             # target is a list or tuple, whatever the analysis assumed of it
@@ -2364,18 +2430,18 @@ class FunctionInterpreter:
         args = positional + list(keywords.values())
         summary = None
         if module.local_class:
-            self.result.call_sites.append(
-                (f"{module.local_class}.forward", state.grad_enabled, self.grad_explicit)
-            )
+            # calling the instance runs `__call__` when the class overrides it (RKNet's USAM)
+            entry = f"{module.local_class}.__call__"
+            if entry not in self.index.functions:
+                entry = f"{module.local_class}.forward"
+            self.result.call_sites.append((entry, state.grad_enabled, self.grad_explicit))
             forward = None
-            names = self.flow.parameter_names(f"{module.local_class}.forward")
+            names = self.flow.parameter_names(entry)
             arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
             if module.init_entry:
-                forward = self.flow.specialized(
-                    f"{module.local_class}.forward", (), module.init_entry
-                )
+                forward = self.flow.specialized(entry, (), module.init_entry)
             if forward is None:
-                forward = self.flow.result(f"{module.local_class}.forward")
+                forward = self.flow.result(entry)
             summary = forward.summary if forward is not None else None
             if summary is not None:
                 self._apply_param_writes(summary, arguments, call, state, op_text, module)
@@ -2511,6 +2577,8 @@ class FunctionInterpreter:
             if specialized is not None:
                 callee = specialized
         op_text = f"`{_short(self, call.func)}`"
+        if in_init and callee is not None:
+            state.env.update(callee.self_attributes)  # what `self.build_model()` built
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
             if callee.summary.returned is not None:
@@ -2687,6 +2755,10 @@ class FunctionInterpreter:
             tensor = replace(tensor, via_data=True)
         if inner.tensor.view == "multi":
             tensor = replace(tensor, view="multi", multi_base_requires_grad=tensor.requires_grad)
+        elif inner.tensor.view == "view" and not inner.full_slice and tensor.view is None:
+            # `out[:, 0::2] = ...` on the argument: through a view of the caller's tensor, so a
+            # leaf there raises the view-of-leaf error (XLM's sinusoidal embeddings: IPL003)
+            tensor = replace(tensor, view="view", view_of_leaf=tensor.leaf or tensor.view_of_leaf)
         grad = state.grad_enabled and inner.grad_enabled
         self.record_write(
             state,
@@ -3266,7 +3338,7 @@ class FunctionInterpreter:
 
     def _iteration_value(self, iterable: Value, expr) -> Value:
         if isinstance(iterable, ZipVal):
-            items = tuple(self._iteration_value(part, expr) for part in iterable.parts)
+            items = tuple(self._zipped_item(part, expr) for part in iterable.parts)
             return SeqVal(((UNKNOWN,) if iterable.counter_first else ()) + items)
         if isinstance(iterable, ParamsVal):
             param = TensorVal(
@@ -3287,7 +3359,11 @@ class FunctionInterpreter:
                 return Unknown()
             if all(isinstance(i, TensorVal) for i in iterable.items):
                 return first
-        if isinstance(iterable, TensorVal) and iterable.known and _iterates_directly(expr):
+        if (
+            isinstance(iterable, TensorVal)
+            and iterable.known
+            and self._iterates_tensor(expr, iterable)
+        ):
             # iterating a tensor (`for row in X`, `enumerate(X)`) unbinds it: its rows are views
             # of one multi-output op, which autograd forbids writing in place when it requires
             # grad. Only for a name the code iterates itself: a call (`d.items()`, `zip(...)`)
@@ -3308,6 +3384,38 @@ class FunctionInterpreter:
         if isinstance(iterable, ModuleVal) and iterable.children:
             return iterable.children[0]
         return Unknown(lineage_of(iterable))
+
+    def _iterates_tensor(self, expr, iterable: TensorVal) -> bool:
+        """Iterating ``iterable`` surely iterates a tensor (an implicit ``unbind(0)``): a name or
+        attribute the code iterates itself (`for row in X`, `enumerate(X)`), or an item of a
+        tensor the function computed (`for channel in d[0]`; an argument's item may be a list's).
+        Not a call's result (`d.items()`): a sequence the analysis may have taken for a tensor."""
+        if type(expr) is cst.Call and dotted_name(expr.func) == "enumerate" and expr.args:
+            expr = expr.args[0].value
+        if type(expr) in (cst.Name, cst.Attribute):
+            return True
+        return type(expr) is cst.Subscript and iterable.storage not in self.param_storages
+
+    def _zipped_item(self, part: Value, expr) -> Value:
+        """An item of one of `zip(...)`'s sequences. A function's argument the analysis takes for
+        a tensor (`for block, layer_past in zip(self.h, past)`) is most often a list of tensors
+        (one cache per layer): each pass's item another tensor (``_next_element``), not a row
+        of one tensor whose writes would break every other row's saves (LoRA's GPT-2: a false
+        IPL001). A tensor the function computed stays a view per item, not one of several views
+        of a multi-output op: zipped predictions are post-processed in place in inference code
+        whose `no_grad` is in another file (mmpose's YOLOX-Pose head: a false IPL004)."""
+        if not isinstance(part, TensorVal) or part.parameter:
+            return self._iteration_value(part, expr)
+        if part.storage in self.param_storages and part.view is None:
+            return TensorVal(
+                fw=part.fw,
+                storage=new_id(),
+                requires_grad=part.requires_grad,
+                known=part.known,
+                lineage=part.lineage,
+                producer="an item of a zipped sequence",
+            )
+        return self._iteration_value(part, expr)
 
     # ---------------------------------------------------------------- writes and backward
     def record_write(
@@ -3667,6 +3775,12 @@ _CONTAINER_BASES = frozenset(
 
 # `x.type_as(y)`, `x.to(y)`: a tensor argument gives only a dtype and a device, no gradient path.
 _CONVERSION_METHODS = frozenset({"type_as", "to"})
+# Tensor methods that may return the tensor itself (a no-op conversion, an in-place method)
+_SELF_RETURNING_METHODS = frozenset(
+    {"to", "type", "type_as", "float", "double", "half", "bfloat16", "int", "long", "bool"}
+    | {"cuda", "cpu", "contiguous", "requires_grad_", "detach_", "share_memory_", "pin_memory"}
+    | {"astype", "cast", "numpy"}
+)
 # The parameters of nn.RNN / nn.GRU / nn.LSTM / nn.LSTMCell (torch/nn/modules/rnn.py names them).
 _RECURRENT_PARAMETER = re.compile(r"(?:weight|bias)_(?:ih|hh|hr)(?:_l\d+(?:_reverse)?)?")
 # Functions joining a sequence of tensors: their first argument is a list or tuple.
@@ -3913,13 +4027,6 @@ class _StatementOrder:
                         self._block(extra.body, loop)
             elif kind not in (cst.FunctionDef, cst.ClassDef):
                 self._unit(stmt, [stmt], set(), loop)
-
-
-def _iterates_directly(expr) -> bool:
-    """`for row in X` / `for i, row in enumerate(X)` with `X` a name or attribute."""
-    if type(expr) is cst.Call and dotted_name(expr.func) == "enumerate" and expr.args:
-        expr = expr.args[0].value
-    return type(expr) in (cst.Name, cst.Attribute)
 
 
 _MAX_INLINE_DEPTH = 3
@@ -4410,6 +4517,24 @@ def _string_index(expr: cst.Subscript) -> str | None:
         if isinstance(value, cst.SimpleString):
             return _string_value(value)
     return None
+
+
+def _list_item(base: Value, target: cst.Subscript) -> TensorVal | None:
+    """The tensor `lat[0] += v` (or `lat[i - 1] += v` over a comprehension's one item) updates in
+    place: an item of a list the analysis built (an FPN's laterals: NWPU-MOC#4)."""
+    if not isinstance(base, SeqVal) or len(target.slice) != 1:
+        return None
+    index = target.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    position = _literal(index.value)
+    if type(position) is int and -len(base.items) <= position < len(base.items):
+        item = base.items[position]
+    elif position is _NOT_LITERAL and len(base.items) == 1:
+        item = base.items[0]
+    else:
+        return None
+    return item if isinstance(item, TensorVal) else None
 
 
 def _next_element(item: Value) -> Value:

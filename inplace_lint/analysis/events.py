@@ -84,15 +84,18 @@ class OutCall:
 
 @dataclass
 class Rebind:
-    """Paddle: an augmented assignment that rebinds the name instead of writing in place."""
+    """Paddle: an augmented assignment that rebinds the name instead of writing in place. Or
+    (``assign``, either framework) a plain tensor assigned to a module's registered parameter
+    attribute (`self.w = self.w * mask`), which the module's ``__setattr__`` refuses."""
 
-    node: cst.AugAssign
+    node: cst.AugAssign | cst.Assign | cst.AnnAssign
     target_text: str
-    tensor: TensorVal
+    tensor: TensorVal  # what the name held: for ``assign``, the parameter
     on_layer_attribute: bool  # `self.p += v` inside a Layer: a TypeError at runtime
     function: str
     # an update, not an accumulation: under no_grad, or reading a gradient (`w -= lr * w.grad`)
     update: bool = True
+    assign: bool = False  # `=` of a tensor that is not a Parameter onto a parameter attribute
 
 
 @dataclass

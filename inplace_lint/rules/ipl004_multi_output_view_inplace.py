@@ -73,6 +73,7 @@ class MultiOutputViewInplace(Rule):
     )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        reported: set[tuple[int, str]] = set()  # (statement, storage)
         for write in analysis.writes:
             if write.stale_view_use is not None and write.fw == "torch":
                 yield self._stale_use(write)
@@ -84,6 +85,10 @@ class MultiOutputViewInplace(Rule):
                 continue
             if leaf_write_kind(write) is not None:
                 continue  # the leaf check fires first
+            key = (id(write.stmt), str(tensor.storage))
+            if write.stmt is not None and key in reported:
+                continue  # `row.mul_(s).add_(m)`: the first write already raises
+            reported.add(key)
             target = _fixes.target_name(write)
             related = []
             origin = ""

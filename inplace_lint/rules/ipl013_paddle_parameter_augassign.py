@@ -43,7 +43,7 @@ class PaddleParameterAugassign(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for rebind in analysis.rebinds:
-            if not rebind.on_layer_attribute or not rebind.tensor.parameter:
+            if rebind.assign or not rebind.on_layer_attribute or not rebind.tensor.parameter:
                 continue
             message = (
                 f"`{rebind.target_text}` is a parameter of this Layer; `{analysis.code(rebind.node)}` "

@@ -57,6 +57,31 @@ def test_program_and_round_trip():
     assert write_notebook(parsed, parsed.program) == text  # byte for byte
 
 
+def test_shell_magic_continued_over_lines_is_one_magic(project):
+    """IPython joins `!cmd \\` with the next line whatever its indent (LoRA, mmaction2 and
+    nerf_pl notebooks were false IPL901s); the lines come back as they were."""
+    data = notebook(
+        (
+            "code",
+            [
+                "import torch\n",
+                "if True:\n",
+                "    !echo one \\\n",
+                "  two \\\n",
+                "three\n",
+                "    x = 1\n",
+            ],
+        ),
+    )
+    text = nbformat_text(data)
+    parsed = read_notebook(text)
+    compile(parsed.program, "nb", "exec")
+    assert write_notebook(parsed, parsed.program) == text
+    write(project, data)
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project)
+    assert b"IPL901" not in result.stdout, result.stdout
+
+
 def test_concise_positions_are_cell_and_row(project, fake_engine):
     write(project)
     result = invoke("check", "--output-format", "concise", "nb.ipynb")

@@ -363,6 +363,43 @@ CASES = {
         """,
         "self.netD(self.fake).mean().backward()",
     ),
+    "a parameter's name given a plain tensor outside __init__ (IPL014)": (
+        """
+        class Mix(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                w = nn.Parameter(torch.ones(n))
+                self.layer_weights = w
+
+            def forward(self, layers):
+                self.layer_weights = torch.softmax(self.layer_weights, 0)
+                return layers
+        """,
+        "self.layer_weights = torch.softmax(self.layer_weights, 0)",
+    ),
+    "a module built by a method that __init__ calls": (
+        """
+        class Gate(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self._build_layers(c)
+
+            def _build_layers(self, c):
+                self.act = nn.ReLU(inplace=True)
+
+            def forward(self, x):
+                return self.act(torch.sigmoid(x))
+        """,
+        "return self.act(torch.sigmoid(x))",
+    ),
+    "a layer subclass given a plain tensor for its own weight (IPL014)": (
+        """
+        class MaskedLinear(nn.Linear):
+            def set_mask(self, mask):
+                self.weight = self.weight * mask
+        """,
+        "self.weight = self.weight * mask",
+    ),
 }
 
 
