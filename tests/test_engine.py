@@ -423,3 +423,30 @@ def test_recurrent_state_rebound_in_an_else_branch_is_carried() -> None:
             train(model, [(torch.randn(2, 6), torch.randn(2, 4))] * 3, optimizer)
     """
     assert codes(source) == [(24, "IPL006")]
+
+
+_MASKED = """
+import torch
+import torch.nn as nn
+
+
+class MaskedLinear(nn.Linear):
+{extra}
+    def set_mask(self, mask):
+        self.weight = self.weight * mask
+"""
+
+
+def test_parameter_assignment_is_left_to_code_that_may_allow_it() -> None:
+    """IPL014 stays quiet where `self.weight = <tensor>` can be legal: the class defines
+    `__setattr__`, the code deletes the parameter first, or reparametrises it (`prune.`)."""
+    assert codes(_MASKED.format(extra="")) == [(9, "IPL014")]
+    for extra in (
+        "    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value)\n",
+        "    def drop(self):\n        del self.weight\n",
+        "    def drop(self):\n        del self._parameters['weight']\n",
+        "    def pruned(self):\n        torch.nn.utils.prune.l1_unstructured(self, 'weight', 0.5)\n",
+    ):
+        assert codes(_MASKED.format(extra=extra)) == [], extra
+    # a comment that says "prune" does not count
+    assert codes(_MASKED.format(extra="    # prune the weights\n")) == [(10, "IPL014")]

@@ -13,7 +13,7 @@ from inplace_lint.rules.base import Example, Rule
 # into a computed attribute (`weight_norm`, `spectral_norm`, `parametrize`, `prune`).
 _BYPASS = re.compile(
     r"__setattr__|__dict__|_parameters\b|delattr\(|\bdel\s+self\.|weight_norm|spectral_norm"
-    r"|parametriz|\bprune\b|remove_parameter"
+    r"|parametriz|\bprune\s*\.|import[^\n]*\bprune\b|remove_parameter"
 )
 
 
