@@ -44,6 +44,7 @@ from inplace_lint.analysis.values import (
     ConstVal,
     FrameworkRef,
     GradModeVal,
+    LoopCounter,
     ModuleVal,
     OptimizerVal,
     ParamsVal,
@@ -160,6 +161,7 @@ class ModuleDataflow:
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._carried: dict[str, frozenset[str]] = {}
+        self.counter_tests: dict[int, bool] = {}  # id of a `for` -> its body tests its counter
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -915,12 +917,18 @@ class FunctionInterpreter:
     def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
         entry = state
         current = state.copy()
-        for loop_pass in range(MAX_LOOP_PASSES):
+        # a counted loop (`for t in range(n)`) decides `if t == 0:` on each pass: one more pass,
+        # so that what the second iteration computes reaches the third (an attention over the
+        # outputs so far, skipped on the first step, feeds the step whose write breaks its save)
+        passes = MAX_LOOP_PASSES + 1 if self._counts(stmt) else MAX_LOOP_PASSES
+        for loop_pass in range(passes):
             body_state = current.copy()
             if isinstance(stmt, cst.For):
                 item = self._iteration_value(self.eval(stmt.iter, body_state), stmt.iter)
                 if loop_pass:
                     item = _next_element(item)
+                if passes > MAX_LOOP_PASSES:
+                    item = self._with_counter(stmt, item, first=not loop_pass)
                 self.bind(stmt.target, item, body_state, stmt)
             else:
                 self.eval(stmt.test, body_state)
@@ -934,6 +942,49 @@ class FunctionInterpreter:
         if stmt.orelse is not None:
             current = self.exec_block(_body(stmt.orelse), current)
         return current
+
+    def _counts(self, stmt) -> bool:
+        """A `for` over `range(...)` / `enumerate(...)` whose body compares its counter
+        (`if t == 0:`, `x if layer == 0 else y`): ``_with_counter`` tracks it, and the loop runs
+        a third pass. Other loops run as before (the third pass costs analysis time)."""
+        if type(stmt) is not cst.For:
+            return False
+        memo = self.flow.counter_tests
+        found = memo.get(id(stmt))
+        if found is None:
+            name = _counter_name(stmt)
+            found = memo[id(stmt)] = name is not None and _compares_name(stmt.body, name)
+        return found
+
+    def _with_counter(self, stmt: cst.For, item: Value, first: bool) -> Value:
+        """`for i in range(n)` (a literal start, no step) and `for i, x in enumerate(xs)`: the
+        counter is a ``LoopCounter`` (first pass, or a later one)."""
+        call = stmt.iter
+        if type(call) is not cst.Call or type(call.func) is not cst.Name:
+            return item
+        name = call.func.value
+        if name in self.index.functions or self.imports.resolve(call.func) is not None:
+            return item  # a local or imported `range`
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if isinstance(item, TensorVal):
+            # `range(len(feats))` with `feats` taken for a tensor: the analysis indexes with
+            # what it made of the range, as before (a list-returning module's items indexed by
+            # a true int were a false IPL012 on ppdiffusers' adapter)
+            return item
+        if name == "range" and len(positional) == len(call.args) and len(positional) in (1, 2):
+            start = _literal(positional[0].value) if len(positional) == 2 else 0
+            if type(start) is int:
+                return LoopCounter(start=start, first=first)
+        elif (
+            name == "enumerate"
+            and len(positional) == 1
+            and len(call.args) == 1
+            and isinstance(item, SeqVal)
+            and item.items
+            and type(stmt.target) is cst.Tuple
+        ):
+            return replace(item, items=(LoopCounter(start=0, first=first), *item.items[1:]))
+        return item
 
     def exec_with(self, stmt: cst.With, state: State) -> State:
         saved = (state.grad_enabled, state.inference, self.grad_explicit)
@@ -1167,7 +1218,17 @@ class FunctionInterpreter:
             return
         if isinstance(target, (cst.Tuple, cst.List)):
             elements = [e for e in target.elements]
-            items = _unpack(value, len(elements))
+            if (
+                isinstance(value, TensorVal)
+                and value.storage in self.param_storages
+                and value.view is None
+            ):
+                # `z, log_s_list, log_det_W_list = model_output`: an argument unpacked is most
+                # often a tuple, its items separate objects, not rows of one tensor (fairseq
+                # WaveGlow's loss: a false IPL004 once `if i == 0:` was decided per pass)
+                items = [replace(value, storage=new_id()) for _ in elements]
+            else:
+                items = _unpack(value, len(elements))
             for element, item in zip(elements, items):
                 self.bind(element.value, item, state, node)
             return
@@ -4602,10 +4663,13 @@ def _negated(test: str) -> str:
 
 def _equality_test(expr, values: list) -> ConstVal | None:
     """`self.activation == "relu"` (also `!=`, `in ("relu", "gelu")`) when both sides are known
-    literals: a constructor's string option decides which branch runs."""
+    literals: a constructor's string option decides which branch runs. A loop counter against
+    its start (`t == 0`, `layer > 0`) is decided on each pass (``LoopCounter``)."""
     if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1 or len(values) != 2:
         return None
     left, right = values
+    if isinstance(left, LoopCounter) and isinstance(right, ConstVal):
+        return _counter_test(left, type(expr.comparisons[0].operator), right.value)
     if not (isinstance(left, ConstVal) and isinstance(left.value, (str, bool, type(None)))):
         return None  # numbers are left alone: a counter changes in loops the analysis merges
     operator = type(expr.comparisons[0].operator)
@@ -4618,6 +4682,44 @@ def _equality_test(expr, values: list) -> ConstVal | None:
         if len(items) != len(right.items) or any(type(i) is not type(left.value) for i in items):
             return None
         return ConstVal((left.value in items) is (operator is cst.In))
+    return None
+
+
+def _counter_name(stmt: cst.For) -> str | None:
+    """The counter of `for i in range(...)` / `for i, x in enumerate(...)`."""
+    call, target = stmt.iter, stmt.target
+    if type(call) is not cst.Call or type(call.func) is not cst.Name:
+        return None
+    if call.func.value == "range" and type(target) is cst.Name:
+        return target.value
+    if call.func.value == "enumerate" and type(target) is cst.Tuple and target.elements:
+        first = target.elements[0].value
+        return first.value if type(first) is cst.Name else None
+    return None
+
+
+def _compares_name(root: cst.CSTNode, name: str) -> bool:
+    """A comparison under ``root`` with ``name`` as one side (`t == 0`, `0 < t`)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Comparison:
+            sides = [node.left, *(c.comparator for c in node.comparisons)]
+            if any(type(side) is cst.Name and side.value == name for side in sides):
+                return True
+        stack.extend(node.children)
+    return False
+
+
+def _counter_test(counter: LoopCounter, operator: type, other: object) -> ConstVal | None:
+    """`i == start` / `!=` / `>` / `<=` on a loop counter's first or later pass."""
+    if type(other) is not int or other != counter.start:
+        return None
+    at_start = counter.first
+    if operator is cst.Equal or operator is cst.LessThanEqual:
+        return ConstVal(at_start)
+    if operator is cst.NotEqual or operator is cst.GreaterThan:
+        return ConstVal(not at_start)
     return None
 
 

@@ -187,6 +187,18 @@ class Unknown:
 
 UNKNOWN = Unknown()
 
+
+@dataclass(frozen=True)
+class LoopCounter(Unknown):
+    """The counter of `for i in range(n)` / `for i, x in enumerate(xs)`: ``start`` on the first
+    pass of the loop (``first``), past it on the later pass, so that `if i == 0:` and
+    `a if t == 0 else b` take their branch on each (the PyTorch RNN docs' `h_t[layer - 1]`).
+    Any other use is an unknown number."""
+
+    start: int = 0
+    first: bool = True
+
+
 Value = (
     TensorVal
     | ModuleVal
