@@ -1291,24 +1291,28 @@ class FunctionInterpreter:
         argument (tied weights are passed in as Parameters), a local helper's result
         (`self._resize_bias(...)` returns `nn.Parameter(...)`: transformers' LXMERT), nor a
         conversion such as `.float()`, which returns the Parameter itself when nothing changes
-        (fairseq's `Fp32BatchNorm`)."""
+        (fairseq's `Fp32BatchNorm`). Read from the text; only a plain name or attribute is
+        evaluated (again): a call is never run twice."""
         expr = getattr(node, "value", None)
-        kind = type(expr)
-        if kind is cst.BinaryOperation or kind is cst.UnaryOperation:
-            return True
-        if kind is not cst.Call:
-            return False
-        qual = self.imports.resolve(expr.func)
-        if qual is not None:
-            return (
-                qual.startswith(("torch.", "paddle."))
-                and qual not in kb.PARAMETER_CLASSES
-                and qual not in kb.PADDLE_CREATE_PARAMETER
-            )
-        func = expr.func
-        if type(func) is not cst.Attribute or func.attr.value in _SELF_RETURNING_METHODS:
-            return False
-        return isinstance(self.eval(func.value, state), TensorVal)
+        while True:
+            kind = type(expr)
+            if kind is cst.BinaryOperation or kind is cst.UnaryOperation:
+                return True
+            if kind is not cst.Call:
+                return False
+            qual = self.imports.resolve(expr.func)
+            if qual is not None:
+                return (
+                    qual.startswith(("torch.", "paddle."))
+                    and qual not in kb.PARAMETER_CLASSES
+                    and qual not in kb.PADDLE_CREATE_PARAMETER
+                )
+            func = expr.func
+            if type(func) is not cst.Attribute or func.attr.value in _SELF_RETURNING_METHODS:
+                return False
+            expr = func.value  # `(a - b).sqrt().clamp(...)`: what the method is called on
+            if type(expr) in (cst.Name, cst.Attribute):
+                return isinstance(self.eval(expr, state), TensorVal)
 
     def _set_grad_flag(self, target: cst.Attribute, value: Value, state: State, node) -> None:
         """`x.requires_grad = True` / `x.stop_gradient = False` make a leaf that requires grad."""
