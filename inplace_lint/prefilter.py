@@ -215,7 +215,7 @@ class _Unit:
     name: str
     node: ast.AST | None = None
     owner: _Unit | None = None  # the class of a method
-    scan: _Scan = field(default_factory=lambda: _Scan(False, *(set() for _ in range(10))))
+    scan: _Scan = field(default_factory=lambda: _Scan(False, *(set() for _ in _Scan._fields[1:])))
     seed: bool = False  # holds in-place syntax (or is a method of an autograd.Function)
     # class only
     methods: dict[str, list[_Unit]] = field(default_factory=dict)  # by name, `__init__` too

@@ -161,7 +161,8 @@ class ModuleDataflow:
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._carried: dict[str, frozenset[str]] = {}
-        self.counter_tests: dict[int, bool] = {}  # id of a `for` -> its body tests its counter
+        # id of a `for` -> the start of the counter its body compares (``_counter_start``)
+        self.counter_tests: dict[int, int | None] = {}
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -920,15 +921,16 @@ class FunctionInterpreter:
         # a counted loop (`for t in range(n)`) decides `if t == 0:` on each pass: one more pass,
         # so that what the second iteration computes reaches the third (an attention over the
         # outputs so far, skipped on the first step, feeds the step whose write breaks its save)
-        passes = MAX_LOOP_PASSES + 1 if self._counts(stmt) else MAX_LOOP_PASSES
+        start = self._counter_start(stmt)
+        passes = MAX_LOOP_PASSES + 1 if start is not None else MAX_LOOP_PASSES
         for loop_pass in range(passes):
             body_state = current.copy()
             if isinstance(stmt, cst.For):
                 item = self._iteration_value(self.eval(stmt.iter, body_state), stmt.iter)
                 if loop_pass:
                     item = _next_element(item)
-                if passes > MAX_LOOP_PASSES:
-                    item = self._with_counter(stmt, item, first=not loop_pass)
+                if start is not None:
+                    item = self._with_counter(stmt, item, start, first=not loop_pass)
                 self.bind(stmt.target, item, body_state, stmt)
             else:
                 self.eval(stmt.test, body_state)
@@ -943,47 +945,50 @@ class FunctionInterpreter:
             current = self.exec_block(_body(stmt.orelse), current)
         return current
 
-    def _counts(self, stmt) -> bool:
-        """A `for` over `range(...)` / `enumerate(...)` whose body compares its counter
-        (`if t == 0:`, `x if layer == 0 else y`): ``_with_counter`` tracks it, and the loop runs
-        a third pass. Other loops run as before (the third pass costs analysis time)."""
+    def _counter_start(self, stmt) -> int | None:
+        """The start of the counter ``_with_counter`` tracks in `for t in range(n)` /
+        `range(a, n)` (a literal `a`, no step, `range` not rebound) or `for i, x in
+        enumerate(xs)`, when the body compares it (`if t == 0:`, `x if layer == 0 else y`); such
+        a loop runs a third pass. None for any other loop (the third pass costs analysis time)."""
         if type(stmt) is not cst.For:
-            return False
+            return None
         memo = self.flow.counter_tests
-        found = memo.get(id(stmt))
-        if found is None:
-            name = _counter_name(stmt)
-            found = memo[id(stmt)] = name is not None and _compares_name(stmt.body, name)
-        return found
+        if id(stmt) not in memo:
+            memo[id(stmt)] = self._find_counter_start(stmt)
+        return memo[id(stmt)]
 
-    def _with_counter(self, stmt: cst.For, item: Value, first: bool) -> Value:
-        """`for i in range(n)` (a literal start, no step) and `for i, x in enumerate(xs)`: the
-        counter is a ``LoopCounter`` (first pass, or a later one)."""
-        call = stmt.iter
-        if type(call) is not cst.Call or type(call.func) is not cst.Name:
-            return item
-        name = call.func.value
-        if name in self.index.functions or self.imports.resolve(call.func) is not None:
-            return item  # a local or imported `range`
+    def _find_counter_start(self, stmt: cst.For) -> int | None:
+        name = _counter_name(stmt)
+        if name is None:
+            return None
+        call = stmt.iter  # `range(...)` / `enumerate(...)` (``_counter_name``)
+        if call.func.value in self.index.functions or self.imports.resolve(call.func) is not None:
+            return None  # a local or imported `range`
         positional = [a for a in call.args if a.keyword is None and not a.star]
+        if len(positional) != len(call.args):
+            return None
+        if call.func.value == "range" and len(positional) in (1, 2):
+            start = _literal(positional[0].value) if len(positional) == 2 else 0
+        elif call.func.value == "enumerate" and len(positional) == 1:
+            start = 0
+        else:
+            return None
+        if type(start) is not int or not _compares_name(stmt.body, name):
+            return None
+        return start
+
+    def _with_counter(self, stmt: cst.For, item: Value, start: int, first: bool) -> Value:
+        """The loop's item with its counter a ``LoopCounter`` (first pass, or a later one)."""
         if isinstance(item, TensorVal):
             # `range(len(feats))` with `feats` taken for a tensor: the analysis indexes with
             # what it made of the range, as before (a list-returning module's items indexed by
             # a true int were a false IPL012 on ppdiffusers' adapter)
             return item
-        if name == "range" and len(positional) == len(call.args) and len(positional) in (1, 2):
-            start = _literal(positional[0].value) if len(positional) == 2 else 0
-            if type(start) is int:
-                return LoopCounter(start=start, first=first)
-        elif (
-            name == "enumerate"
-            and len(positional) == 1
-            and len(call.args) == 1
-            and isinstance(item, SeqVal)
-            and item.items
-            and type(stmt.target) is cst.Tuple
-        ):
-            return replace(item, items=(LoopCounter(start=0, first=first), *item.items[1:]))
+        counter = LoopCounter(start=start, first=first)
+        if type(stmt.target) is cst.Name:  # `for t in range(...)`
+            return counter
+        if isinstance(item, SeqVal) and item.items:  # `for i, x in enumerate(...)`
+            return replace(item, items=(counter, *item.items[1:]))
         return item
 
     def exec_with(self, stmt: cst.With, state: State) -> State:
@@ -1218,14 +1223,9 @@ class FunctionInterpreter:
             return
         if isinstance(target, (cst.Tuple, cst.List)):
             elements = [e for e in target.elements]
-            if (
-                isinstance(value, TensorVal)
-                and value.storage in self.param_storages
-                and value.view is None
-            ):
-                # `z, log_s_list, log_det_W_list = model_output`: an argument unpacked is most
-                # often a tuple, its items separate objects, not rows of one tensor (fairseq
-                # WaveGlow's loss: a false IPL004 once `if i == 0:` was decided per pass)
+            if self._may_be_a_sequence(value):
+                # `z, log_s_list, log_det_W_list = model_output`: its items are separate objects
+                # (fairseq WaveGlow's loss: a false IPL004 once `if i == 0:` was decided per pass)
                 items = [replace(value, storage=new_id()) for _ in elements]
             else:
                 items = _unpack(value, len(elements))
@@ -3469,9 +3469,7 @@ class FunctionInterpreter:
         IPL001). A tensor the function computed stays a view per item, not one of several views
         of a multi-output op: zipped predictions are post-processed in place in inference code
         whose `no_grad` is in another file (mmpose's YOLOX-Pose head: a false IPL004)."""
-        if not isinstance(part, TensorVal) or part.parameter:
-            return self._iteration_value(part, expr)
-        if part.storage in self.param_storages and part.view is None:
+        if self._may_be_a_sequence(part):
             return TensorVal(
                 fw=part.fw,
                 storage=new_id(),
@@ -3481,6 +3479,16 @@ class FunctionInterpreter:
                 producer="an item of a zipped sequence",
             )
         return self._iteration_value(part, expr)
+
+    def _may_be_a_sequence(self, value: Value) -> bool:
+        """One of the function's arguments itself, which the analysis takes for a tensor but the
+        code unpacks or zips: most often a tuple or list, whose items are separate tensors, not
+        rows of one (``_zipped_item``, ``bind``)."""
+        return (
+            isinstance(value, TensorVal)
+            and value.storage in self.param_storages
+            and value.view is None
+        )
 
     # ---------------------------------------------------------------- writes and backward
     def record_write(
