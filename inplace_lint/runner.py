@@ -188,6 +188,9 @@ def _in_pool(tasks, table, fix, workers, stats):
     context = multiprocessing.get_context("fork" if fork else None)
     if fork:  # load the pipeline once here: forked workers share it instead of each importing it
         _load_pipeline()
+        from inplace_lint.analysis.knowledge import preload
+
+        preload()  # and the knowledge tables, which a worker would otherwise load on first use
     pool = context.Pool(workers, initializer=_init_pool_worker, initargs=(table, fix))
     try:
         for done in pool.imap_unordered(_lint_batch, _batches(tasks), chunksize=1):

@@ -306,3 +306,16 @@ def resolve_overload(
     saves_output = all((entry.get("saves_outputs") or {}).get("0") == [] for entry in fitting)
     nondiff = tuple(sorted({i for e in fitting for i in e.get("nondiff_outputs", [])}))
     return _replace_facts(facts, saves=saves, saves_output=saves_output, nondiff_outputs=nondiff)
+
+
+def preload() -> None:
+    """Load the tables every analysis reads (the generated op tables, the hand-kept surfaces, their
+    indexes). Called before worker processes are forked, so that they share one copy instead of
+    each loading its own on first use."""
+    from inplace_lint.knowledge import paddle_facts, torch_facts
+
+    torch_facts._inplace_methods()  # reads _ops() and _surface()
+    paddle_facts._inplace_methods()
+    paddle_facts._api()
+    paddle_facts._surface()
+    _overloads_by_prefix()  # reads _torch_overloads()
