@@ -294,26 +294,19 @@ def merge_states(states: list[State]) -> State:
         if isinstance(merged, TensorVal):
             storages = {v.storage for v in vals if isinstance(v, TensorVal)}
             if len(storages) > 1:
-                # Different objects on different paths: a fresh group that carries every save,
-                # except a save made on a path where the name then moved on to that very op's
-                # output (`if c: a = torch.clamp(a)` saves the old `a`; after the merge `a` is
-                # the old tensor only on the path where the clamp did not run).
+                # Different objects on different paths: a fresh group that carries, from each
+                # path, the saves on the object the name holds on that path. A save made on a
+                # path where the name then holds another object is not this name's:
+                # `if c: o = post(x[:2]); x = torch.cat(...)` leaves `x` unsaved on both paths,
+                # and `if c: a = torch.clamp(a)` saves the old `a`, which the name holds only on
+                # the path where the clamp did not run.
                 merged = replace(merged, storage=new_id())
-                for storage in storages:
-                    for save in out.saves.get(storage, ()):
-                        if not _moved_past(save, storage, live, vals):
+                for state, value in zip(live, vals):
+                    if isinstance(value, TensorVal):
+                        for save in state.saves.get(value.storage, ()):
                             out.add_save(merged.storage, save)
         out.env[key] = merged
     return out
-
-
-def _moved_past(save, storage, live: list[State], vals: list) -> bool:
-    """Every path that holds ``save`` on ``storage`` binds the name to that op's output."""
-    holders = [value for state, value in zip(live, vals) if save in state.saves.get(storage, ())]
-    return bool(holders) and all(
-        isinstance(value, TensorVal) and value.storage != storage and save.op_id in value.lineage
-        for value in holders
-    )
 
 
 def merge_values(vals: list[Value | None]) -> Value:
