@@ -1937,6 +1937,8 @@ class FunctionInterpreter:
                 continue  # `**kwargs`: names not known
             elif arg.star and isinstance(value, SeqVal):
                 positional.extend(value.items)  # `f(*inputs)` of a known list
+            elif arg.star and isinstance(value, ModuleVal) and _iterates_children(value):
+                positional.extend(value.children)  # `nn.Sequential(*blocks)`
             else:
                 positional.append(value)
         return positional, keywords
@@ -4492,6 +4494,22 @@ def _saves_then_writes(previous: ModuleVal, child: ModuleVal) -> bool:
 def _has_unknown(values) -> bool:
     """An argument (or a list item) the analysis could not evaluate: it may be a tensor."""
     return any(isinstance(item, Unknown) for value in values for item in _flatten(value))
+
+
+def _iterates_children(module: ModuleVal) -> bool:
+    """`nn.Sequential(*blocks)` of a local `blocks = nn.ModuleList()` filled with `.append`:
+    iterating a ModuleList, a Sequential or a LayerList yields its children in order (a ModuleDict
+    yields its keys). Only for one built without arguments, whose children are then all it holds
+    (one built from something unknown has none recorded)."""
+    return (
+        bool(module.children)
+        and (module.qualname or "").rsplit(".", 1)[-1] in _ITERABLE_CONTAINERS
+        and type(module.node) is cst.Call
+        and not module.node.args
+    )
+
+
+_ITERABLE_CONTAINERS = frozenset({"ModuleList", "Sequential", "LayerList"})
 
 
 def _flatten(value: Value | None):
