@@ -113,6 +113,14 @@ _VALUE_NODES = [
 ]
 
 
+def value_node_classes() -> frozenset[type]:
+    """The classes of ``_VALUE_NODES``: nodes that hold no name, expression or statement (the
+    analysis' own child walk skips them too)."""
+    import libcst
+
+    return frozenset(getattr(libcst, name) for name in _VALUE_NODES)
+
+
 def parse_module(text: str):
     """``libcst.parse_module(text)``, by the fast path once ``speed_up_parsing`` ran."""
     if _PARSER is None:

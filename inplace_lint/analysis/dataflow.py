@@ -62,6 +62,7 @@ from inplace_lint.analysis.values import (
     replace,
     tri_or,
 )
+from inplace_lint.fastcst import value_node_classes
 
 MAX_LOOP_PASSES = 2
 _COMPREHENSIONS = (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
@@ -4681,7 +4682,7 @@ def _reads_gradient(expr) -> bool:
         node = stack.pop()
         if type(node) is cst.Attribute and node.attr.value == "grad":
             return True
-        stack.extend(node.children)  # rare (a Paddle `+=` on a tensor): libcst's walk is fine
+        stack.extend(_subnodes(node))
     return False
 
 
@@ -4761,38 +4762,13 @@ def _subnodes(node) -> list:
 def _node_fields(kind: type) -> tuple[str, ...]:
     found = _FIELDS.get(kind)
     if found is None:
-        found = _FIELDS[kind] = tuple(
-            f.name for f in fields(kind) if f.name not in ("lpar", "rpar", "leading_lines")
-        )
+        found = _FIELDS[kind] = tuple(f.name for f in fields(kind))
     return found
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _trivia_classes() -> frozenset[type]:
-    """Whitespace, comments, operators and punctuation: nodes that hold no name or expression."""
-    from libcst._nodes import op, whitespace
-
-    found = {
-        value
-        for module in (op, whitespace)
-        for value in vars(module).values()
-        if isinstance(value, type)
-        and issubclass(value, cst.CSTNode)
-        and value.__module__ == module.__name__
-    }
-    return frozenset(found) | {
-        cst.LeftParen,
-        cst.RightParen,
-        cst.LeftSquareBracket,
-        cst.RightSquareBracket,
-        cst.LeftCurlyBrace,
-        cst.RightCurlyBrace,
-    }
-
-
-_TRIVIA = _trivia_classes()
+# whitespace, comments, operators and punctuation: the value nodes fastcst shares
+_TRIVIA = value_node_classes()
 
 
 def _counter_test(counter: LoopCounter, operator: type, other: object) -> ConstVal | None:

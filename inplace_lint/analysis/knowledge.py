@@ -315,7 +315,6 @@ def preload() -> None:
     from inplace_lint.knowledge import paddle_facts, torch_facts
 
     torch_facts._inplace_methods()  # reads _ops() and _surface()
-    paddle_facts._inplace_methods()
-    paddle_facts._api()
+    paddle_facts._inplace_methods()  # reads _api()
     paddle_facts._surface()
     _overloads_by_prefix()  # reads _torch_overloads()
