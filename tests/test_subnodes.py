@@ -1,6 +1,6 @@
 """The analysis' own child walk (``dataflow._subnodes``) reaches every name, attribute, call and
-comparison that libcst's ``children`` reaches: the walkers built on it (``_compares_name``, ``_reads_gradient``,
-``_names_in``, ``_self_attributes_read``) answer the same."""
+comparison that libcst's ``children`` reaches: the walkers built on it (``_compares_name``,
+``_reads_gradient``, ``_names_in``, ``_self_attributes_read``) answer the same."""
 
 from __future__ import annotations
 
