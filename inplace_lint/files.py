@@ -17,6 +17,10 @@ from inplace_lint.results import FileResult
 from inplace_lint.settings import Settings
 
 FIX_MODES = ("none", "safe", "unsafe")
+# A notebook's JSON holds its outputs too (plots are embedded images, often megabytes), so the
+# byte budget (option max-file-bytes) applies to its code: the program of its code cells, which
+# the API checks like any text. The file itself may be this large, or as large as the budget.
+NOTEBOOK_MAX_BYTES = 64_000_000
 
 
 def lint_file(
@@ -35,11 +39,14 @@ def lint_file(
         raise ValueError(f"fix must be one of {FIX_MODES}, not {fix!r}")
     display = display_path if display_path is not None else os.fspath(path)
     max_bytes = settings.options.get("max-file-bytes", DEFAULT_MAX_BYTES) or None
+    notebook = is_notebook(path)
+    if notebook and max_bytes is not None:
+        max_bytes = max(max_bytes, NOTEBOOK_MAX_BYTES)
     try:
         source_file = read_source(path, max_bytes=max_bytes)
     except SourceError as error:
         return FileResult(display, _file_diagnostics(error.code, error.message, settings))
-    if is_notebook(path):
+    if notebook:
         return _lint_notebook(source_file, display, settings, fix, write)
     result = lint_text(source_file.text, display, settings, fix=fix)
     if write and result.fixed_source is not None:

@@ -181,3 +181,47 @@ def test_warm_cache_keeps_cell_positions(project, fake_engine, tmp_path):
     cold = CliRunner().invoke(main, args).stdout
     warm = CliRunner().invoke(main, args).stdout
     assert warm == cold and "cell 3:2:1" in warm
+
+
+BUGGY_CELL = [
+    "import torch\n",
+    "x = torch.randn(3, requires_grad=True)\n",
+    "h = x.sigmoid()\n",
+    "h += 1\n",
+    "h.sum().backward()\n",
+]
+
+
+def with_image_output(data: dict, image_bytes: int) -> dict:
+    """A plot embedded in the first code cell's outputs, as Jupyter stores one (base64 PNG)."""
+    cell = next(c for c in data["cells"] if c["cell_type"] == "code")
+    cell["outputs"] = [
+        {
+            "output_type": "display_data",
+            "data": {"image/png": "iVBOR" + "A" * image_bytes, "text/plain": ["<Figure>"]},
+            "metadata": {},
+        }
+    ]
+    return data
+
+
+def test_embedded_images_do_not_count_against_the_byte_budget(project):
+    """The budget is for code: a 2 MB notebook whose code is five lines is analysed (it was
+    skipped as IPL904 when the budget counted the JSON's embedded plots)."""
+    path = write(project, with_image_output(notebook(("code", BUGGY_CELL)), 2_000_000))
+    assert path.stat().st_size > 2_000_000
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project, fake=False)
+    assert result.returncode == 1, result.stderr
+    assert b"nb.ipynb:cell 1:4:1: IPL001" in result.stdout, result.stdout
+    assert b"IPL904" not in result.stdout
+
+
+def test_notebook_code_over_the_byte_budget_is_reported(project):
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "demo"\n[tool.inplace-lint]\nmax-file-bytes = 100\n'
+    )
+    write(project, with_image_output(notebook(("code", BUGGY_CELL)), 1_000))
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project, fake=False)
+    assert result.returncode == 1, result.stderr
+    assert b"nb.ipynb:cell 1:1:1: IPL904 The file has 120 bytes" in result.stdout, result.stdout
+    assert b"over the 100-byte budget" in result.stdout
