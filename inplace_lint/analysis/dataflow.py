@@ -98,6 +98,14 @@ class FunctionSummary:
     # it) returned; an opaque call's result took part somewhere, so what it saved is not known
     saved_parameter_names: set[str] = field(default_factory=set)
     saves_submodule_parameters: bool = False
+    # modules passed in as arguments whose parameters an op on the way to a returned value saved,
+    # by their parameter storage (`params:<uid>`, the same in the caller) -> saved as what:
+    # `return -d(g(z)).mean()` hands the caller a loss whose backward needs `d`'s weights, so a
+    # step of `d`'s optimizer before that backward breaks it (IPL006 through a helper)
+    saved_module_arguments: dict[str, str] = field(default_factory=dict)
+    # the parameter storages of modules passed in whose calls are on the way to a returned value:
+    # a backward through the result gives them gradients (what a later step updates)
+    graph_module_arguments: set[str] = field(default_factory=set)
     returns_parameter: bool = False
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
@@ -440,6 +448,7 @@ class FunctionInterpreter:
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
+        self.module_arguments: set[str] = set()  # parameter storages of modules passed in
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
@@ -456,7 +465,9 @@ class FunctionInterpreter:
         # parameter storages a backward in this function has reached (their gradients exist, so
         # a step updates them); None until a backward with a known graph runs
         self.graded: set[object] | None = None
-        self.module_ops: dict[int, object] = {}  # op id of a module call -> its parameters
+        # op id of a module call -> its parameters; of a helper's call -> those of the modules
+        # passed to it that its result's graph runs through (a frozenset)
+        self.module_ops: dict[int, object] = {}
         self.ran_backward = False  # a backward ran in this function (inlined methods included)
         # the forward pass an entry method of a module runs after (_forward_prelude): pending
         # until the method reads an attribute only `forward` sets; then the op ids it made
@@ -579,6 +590,7 @@ class FunctionInterpreter:
                     passed = passed.module
                 if isinstance(passed, ModuleVal):
                     state.env[name] = replace(passed, path=name)
+                    self.module_arguments.add(passed.params_storage_key)
                     continue
                 if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal)):
                     state.env[name] = passed
@@ -1140,6 +1152,12 @@ class FunctionInterpreter:
         caller's later write to them is checked against this call."""
         summary = self.result.summary
         unnamed: set[str] = set()  # `params:` storages (submodules) saved, not yet named
+        if self.module_arguments:
+            summary.graph_module_arguments.update(
+                storage
+                for op_id, storage in self.module_ops.items()
+                if op_id in lineage and storage in self.module_arguments
+            )
         for storage, saves in state.saves.items():
             reached = [
                 s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
@@ -1150,6 +1168,8 @@ class FunctionInterpreter:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
             if isinstance(storage, str) and storage.startswith("params:"):
                 unnamed.add(storage)
+                if storage in self.module_arguments:
+                    summary.saved_module_arguments.setdefault(storage, reached[0].what)
         for key, held in state.env.items():
             if not key.startswith("self.") or key.count(".") != 1:
                 continue
@@ -2717,6 +2737,13 @@ class FunctionInterpreter:
         for index, what in summary.saved_params.items():
             if index < len(arguments) and isinstance(arguments[index], TensorVal):
                 state.add_save(arguments[index].storage, Save(_unquote(op_text), call, op_id, what))
+        passed = {a.params_storage_key for a in arguments if isinstance(a, ModuleVal)}
+        for storage, what in summary.saved_module_arguments.items():
+            if storage in passed:
+                state.add_save(storage, Save(_unquote(op_text), call, op_id, what))
+        graph = frozenset(summary.graph_module_arguments & passed)
+        if graph:
+            self.module_ops[op_id] = graph
         if module is not None:
             for name in summary.saved_self_attributes:
                 state.add_save(
@@ -3628,7 +3655,12 @@ class FunctionInterpreter:
         if lineage is not None:
             self.reach(lineage, state, retain, by_backward=True)
             graded = set() if self.graded is None else self.graded
-            graded.update(storage for op_id, storage in self.module_ops.items() if op_id in lineage)
+            for op_id, storage in self.module_ops.items():
+                if op_id in lineage:
+                    if isinstance(storage, frozenset):
+                        graded.update(storage)
+                    else:
+                        graded.add(storage)
             self.graded = graded
         else:
             self.graded = None  # a graph we cannot see may give any parameter its gradient
