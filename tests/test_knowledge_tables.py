@@ -510,3 +510,25 @@ def test_regeneration_is_byte_for_byte(tmp_path: Path) -> None:
     assert out.read_bytes() == OPS.read_bytes(), (
         "torch_ops.json is stale: run `python scripts/gen_autograd_tables.py` and commit it"
     )
+
+
+def test_lstm_input_save_needs_batch_first_known_to_be_false() -> None:
+    """nn.LSTM saves its input only when it is time-major: a literal `batch_first=False` (or the
+    default) promises the save; a value the code does not spell out, or `*args` / `**kwargs`
+    that may carry it, promises nothing."""
+    from inplace_lint.analysis import knowledge as kb
+
+    def saves_input(keywords: dict) -> bool:
+        facts = kb.module_class("torch.nn.LSTM", keywords)
+        return "input" in facts.call.saves
+
+    assert saves_input({"0": 4, "1": 4})
+    assert saves_input({"0": kb.UNKNOWN_LITERAL, "1": 4, "batch_first": False})
+    assert not saves_input({"0": 4, "1": 4, "batch_first": True})
+    assert not saves_input({"0": 4, "1": 4, "batch_first": kb.UNKNOWN_LITERAL})
+    assert not saves_input({"4": kb.UNKNOWN_LITERAL})  # batch_first passed by position
+    assert not saves_input({kb.SPREAD_KEYWORDS: kb.UNKNOWN_LITERAL})
+    assert not saves_input({"0": 4, kb.SPREAD_POSITIONAL: 1})
+    # a keyword given explicitly is not what the spread carries
+    assert saves_input({kb.SPREAD_KEYWORDS: kb.UNKNOWN_LITERAL, "batch_first": False})
+    assert saves_input({"0": 4, kb.SPREAD_POSITIONAL: 1, "batch_first": False})

@@ -4053,8 +4053,17 @@ def _positional_flag(
 
 
 def _literal_keywords(call: cst.Call, env: dict | None = None) -> dict[str, object]:
+    """A constructor call's arguments as literals (UNKNOWN_LITERAL where not one), positional ones
+    under their index; `*args` and `**kwargs` leave every parameter they may fill unknown (keys
+    ``kb.SPREAD_POSITIONAL``, the position where it starts, and ``kb.SPREAD_KEYWORDS``)."""
     out: dict[str, object] = {}
     for position, arg in enumerate(call.args):
+        if arg.star == "**":
+            out[kb.SPREAD_KEYWORDS] = kb.UNKNOWN_LITERAL
+            continue
+        if arg.star == "*":
+            out.setdefault(kb.SPREAD_POSITIONAL, position)
+            continue
         value = _known_literal(arg.value, env)
         key = arg.keyword.value if arg.keyword is not None else str(position)
         out[key] = value if value is not _NOT_LITERAL else kb.UNKNOWN_LITERAL

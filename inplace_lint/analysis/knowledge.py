@@ -15,6 +15,10 @@ from inplace_lint.analysis.values import replace
 from inplace_lint.knowledge import facts as _facts
 
 UNKNOWN_LITERAL = object()
+# Keys of a constructor's literal keywords (dataflow._literal_keywords) for `*args` (the position
+# it starts at) and `**kwargs`: the parameters they may fill are not known.
+SPREAD_POSITIONAL = "*"
+SPREAD_KEYWORDS = "**"
 
 NO_GRAD_CONTEXTS = frozenset(
     {
@@ -192,15 +196,36 @@ def binary_operator(fw: str, op: str, augmented: bool) -> _facts.OpFacts | None:
 
 
 def module_class(qual: str, keywords: dict[str, object]) -> _facts.ModuleFacts | None:
-    clean = {k: v for k, v in keywords.items() if v is not UNKNOWN_LITERAL}
     if qual.startswith("paddle."):
         from inplace_lint.knowledge import paddle_facts
 
+        clean = {
+            k: v
+            for k, v in keywords.items()
+            if v is not UNKNOWN_LITERAL and k not in (SPREAD_POSITIONAL, SPREAD_KEYWORDS)
+        }
         return paddle_facts.paddle_layer(qual, clean)
     if qual.startswith("torch."):
         from inplace_lint.knowledge import torch_facts
 
-        return torch_facts.torch_module(qual, clean)
+        # a value that is not a literal, or one `*args` / `**kwargs` may pass, is unknown: the
+        # facts that depend on it make no promise (`nn.LSTM(**cfg)` saves its input only if
+        # `cfg` does not make it batch-first)
+        named = {
+            k: (torch_facts.UNKNOWN if v is UNKNOWN_LITERAL else v)
+            for k, v in keywords.items()
+            if k not in (SPREAD_POSITIONAL, SPREAD_KEYWORDS)
+        }
+        init = list(torch_facts.module_init_params(qual))
+        given = set(_facts.named_keywords(named, init))
+        start = keywords.get(SPREAD_POSITIONAL)
+        spread = init[start:] if isinstance(start, int) else []
+        if SPREAD_KEYWORDS in keywords:
+            spread = init
+        for name in spread:
+            if name not in given:
+                named[name] = torch_facts.UNKNOWN
+        return torch_facts.torch_module(qual, named)
     return None
 
 
