@@ -5,7 +5,10 @@ changes no meaning). The markers let fixed text be split back into the same cell
 fix changed the number of lines; outputs, metadata and every other cell are kept as they were.
 IPython magics (`%time x`, `!pip ...`) become `pass` lines with the magic in a comment, so the row
 count and the indentation stay, and are restored on the way back. Cells that start with a cell
-magic (`%%bash`, ...) are not Python and are left out.
+magic (`%%bash`, ...) are not Python and are left out. A cell whose first line is indented runs
+in IPython, which removes that indent from the cell's lines first: its marker line is then
+`if True:  # %% inplace-lint: cell N`, which makes the indented lines a block with the same
+meaning and keeps every row and column where it is in the cell.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from typing import Any
 from inplace_lint.results import CellMap
 
 MARKER = "# %% inplace-lint: cell {n}"
-_MARKER_LINE = re.compile(r"^# %% inplace-lint: cell (\d+)[ \t]*(?:\r\n|\r|\n|\Z)", re.MULTILINE)
+INDENTED_MARKER = "if True:  " + MARKER  # before a cell whose code starts indented (above)
+_MARKER_LINE = re.compile(
+    r"^(?:if True:  )?# %% inplace-lint: cell (\d+)[ \t]*(?:\r\n|\r|\n|\Z)", re.MULTILINE
+)
+_LEADING_INDENT = re.compile(r"[ \t]+")
 _MAGIC = re.compile(r"^(?P<indent>[ \t]*)(?P<magic>(?:[%!?]|[\w.]+[ \t]*=[ \t]*[%!]).*)$")
 _MAGIC_PLACEHOLDER = re.compile(
     r"^(?P<indent>[ \t]*)pass  # inplace-lint magic (?P<index>\d+)$", re.MULTILINE
@@ -65,7 +72,8 @@ def read_notebook(text: str) -> Notebook:
         body = _mask_magics(source, notebook.magics)
         if body and not body.endswith(("\n", "\r")):
             body += "\n"
-        parts.append(MARKER.format(n=number) + "\n" + body)
+        marker = INDENTED_MARKER if _starts_indented(body) else MARKER
+        parts.append(marker.format(n=number) + "\n" + body)
         rows = body.count("\n") if body else 0
         notebook.cell_map.rows.append((number, 1))  # the marker row: reported as the cell's start
         notebook.cell_map.rows.extend((number, r) for r in range(1, rows + 1))
@@ -95,6 +103,20 @@ def write_notebook(notebook: Notebook, program: str) -> str:
             )
     text = json.dumps(data, indent=notebook.indent, ensure_ascii=notebook.ensure_ascii)
     return text + ("\n" if notebook.trailing_newline else "")
+
+
+def _starts_indented(body: str) -> bool:
+    """IPython removes the indent of a cell's first line from every line that starts with it
+    (``leading_indent``). Such a cell is a block here when its first line of code starts with
+    that indent (a cell starting with an indented comment over unindented code is left alone)."""
+    indent = _LEADING_INDENT.match(body)
+    if indent is None:
+        return False
+    for line in body.splitlines():
+        code = line.strip()
+        if code and not code.startswith("#"):
+            return line.startswith(indent.group(0))
+    return False
 
 
 def _language(data: dict[str, Any]) -> str | None:

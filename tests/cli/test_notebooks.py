@@ -225,3 +225,39 @@ def test_notebook_code_over_the_byte_budget_is_reported(project):
     assert result.returncode == 1, result.stderr
     assert b"nb.ipynb:cell 1:1:1: IPL904 The file has 120 bytes" in result.stdout, result.stdout
     assert b"over the 100-byte budget" in result.stdout
+
+
+INDENTED = notebook(
+    (
+        "code",
+        [
+            " import torch\n",
+            " x = torch.randn(3, requires_grad=True)\n",
+            " h = x.sigmoid()\n",
+            " h += 1\n",
+            " h.sum().backward()\n",
+        ],
+    ),
+)
+
+
+def test_cell_indented_as_a_whole_is_analysed_where_it_stands(project):
+    """IPython removes a cell's leading indent before running it (PaddleHelix's tutorial notebook
+    indents a whole cell by one space): that is no syntax error, and positions and fixes stay in
+    the cell's own columns."""
+    text = nbformat_text(INDENTED)
+    parsed = read_notebook(text)
+    assert parsed.program.startswith("if True:  # %% inplace-lint: cell 1\n import torch\n")
+    assert write_notebook(parsed, parsed.program) == text
+    path = write(project, INDENTED)
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project, fake=False)
+    assert result.stdout.startswith(b"nb.ipynb:cell 1:4:2: IPL001"), result.stdout
+    run("check", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=project, fake=False)
+    assert json.loads(path.read_text())["cells"][0]["source"][3] == " h = h + 1\n"
+
+
+def test_indented_comment_over_unindented_code_is_not_a_block():
+    data = notebook(("code", ["  # setup\n", "import torch\n", "x = torch.ones(2)\n"]))
+    parsed = read_notebook(nbformat_text(data))
+    assert parsed.program.startswith("# %% inplace-lint: cell 1\n")
+    compile(parsed.program, "nb", "exec")
