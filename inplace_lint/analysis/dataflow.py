@@ -106,6 +106,11 @@ class FunctionSummary:
     # the parameter storages of modules passed in whose calls are on the way to a returned value:
     # a backward through the result gives them gradients (what a later step updates)
     graph_module_arguments: set[str] = field(default_factory=set)
+    # a method whose returned value went through its own module's call (`return
+    # -self.forward(fake).mean()`, Vid-ODE's `netD.g_loss(fake)`): what that call saved of the
+    # module's parameters (None: nothing), and whether the result's graph reaches them
+    saved_own_parameters: str | None = None
+    graph_own_parameters: bool = False
     returns_parameter: bool = False
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
@@ -1158,6 +1163,18 @@ class FunctionInterpreter:
                 for op_id, storage in self.module_ops.items()
                 if op_id in lineage and storage in self.module_arguments
             )
+        own = state.env.get("self")
+        own = own.params_storage_key if isinstance(own, ModuleVal) else None
+        if own is not None and not self.is_forward_like:
+            if any(op in lineage and s == own for op, s in self.module_ops.items()):
+                summary.graph_own_parameters = True
+            reached = [
+                s
+                for s in state.saves.get(own, ())
+                if s.certain and s.op_id in lineage and s.what != "ctx attribute"
+            ]
+            if reached and summary.saved_own_parameters is None:
+                summary.saved_own_parameters = reached[0].what
         for storage, saves in state.saves.items():
             reached = [
                 s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
@@ -1529,6 +1546,13 @@ class FunctionInterpreter:
         if kind is cst.BinaryOperation:
             left = self.eval(expr.left, state)
             right = self.eval(expr.right, state)
+            if (
+                type(expr.operator) is cst.Add
+                and _parameter_collection(left)
+                and _parameter_collection(right)
+            ):
+                # `list(D_a.parameters()) + list(D_b.parameters())` handed to an optimizer
+                return SeqVal((left, right))
             return self._binary_result(left, right, _bin_operator(expr.operator), expr, state)
         if kind is cst.UnaryOperation:
             value = self.eval(expr.expression, state)
@@ -1919,6 +1943,16 @@ class FunctionInterpreter:
             if isinstance(positional[0], ModuleVal):
                 return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
             return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
+        if (
+            type(func) is cst.Name
+            and func.value in ("list", "tuple")
+            and func.value not in state.env
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and not call.args[0].star
+            and _names_parameters(call.args[0].value, state)
+        ):
+            return self.eval(call.args[0].value, state)  # `list(model.parameters())`
         qual = self.imports.resolve(func)
         if qual == "itertools.chain":
             # `chain(G.parameters(), E.parameters())` handed to an optimizer (PyTorch-GAN)
@@ -2415,12 +2449,9 @@ class FunctionInterpreter:
         op_text = f"`{_short(self, call.func)}`"
         if module.children:
             value: Value = positional[0] if positional else UNKNOWN
-            for i, child in enumerate(module.children):
-                if (
-                    i
-                    and child.node is not None
-                    and _saves_then_writes(module.children[i - 1], child)
-                ):
+            children = _sequence_children(module)
+            for i, child in enumerate(children):
+                if i and child.node is not None and _saves_then_writes(children[i - 1], child):
                     may = state.grad_enabled and not (
                         isinstance(value, TensorVal) and value.requires_grad is False
                     )
@@ -2692,7 +2723,25 @@ class FunctionInterpreter:
                 return replace(result, requires_grad=False, lineage=frozenset())
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
+            if module is not None and module.has_parameters:
+                self._apply_own_parameters(callee.summary, module, result, call, state, op_text)
         return result
+
+    def _apply_own_parameters(
+        self, summary: FunctionSummary, module: ModuleVal, result: Value, call, state, op_text
+    ) -> None:
+        """A method of a local module whose result went through the module's own call: the
+        module's parameters were saved by this call and its result's graph reaches them."""
+        op_id = _last_op_id(result)
+        if op_id is None or not state.grad_enabled:
+            return
+        if summary.saved_own_parameters is not None:
+            state.add_save(
+                module.params_storage_key,
+                Save(_unquote(op_text), call, op_id, summary.saved_own_parameters),
+            )
+        if summary.graph_own_parameters and op_id not in self.module_ops:
+            self.module_ops[op_id] = module.params_storage_key
 
     def _alias_of(self, base: TensorVal, kind: str, call, state: State, op_text: str) -> Value:
         """A callee's result that is its argument ``base`` itself, a view of it, or its detached
@@ -3357,9 +3406,40 @@ class FunctionInterpreter:
                 )
 
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
+        groups = self._parameter_groups(call, state)
         positional, keywords = self._args(call, state)
         params = positional[0] if positional else keywords.get("params", keywords.get("parameters"))
-        return self._optimizer_over(params, fw)
+        return self._optimizer_over(groups if groups is not None else params, fw)
+
+    def _parameter_groups(self, call: cst.Call, state: State) -> Value | None:
+        """`Adam([{"params": G.parameters()}, {"params": D.parameters(), "lr": 1e-4}])`: the
+        parameters of every group (each dict's "params"); None when the first argument is not a
+        list or tuple of dict displays that all name their "params"."""
+        first = next((a for a in call.args if a.keyword is None), None)
+        if first is None:
+            first = next(
+                (a for a in call.args if a.keyword and a.keyword.value in ("params", "parameters")),
+                None,
+            )
+        if first is None or first.star or type(first.value) not in (cst.List, cst.Tuple):
+            return None
+        groups = []
+        for element in first.value.elements:
+            group = element.value
+            if type(group) is not cst.Dict:
+                return None
+            found = None
+            for item in group.elements:
+                if (
+                    type(item) is cst.DictElement
+                    and type(item.key) is cst.SimpleString
+                    and item.key.raw_value == "params"
+                ):
+                    found = self.eval(item.value, state)
+            if found is None:
+                return None
+            groups.append(found)
+        return SeqVal(tuple(groups)) if groups else None
 
     def _optimizer_over(self, params: Value | None, fw: str) -> OptimizerVal:
         modules: list[str] = []
@@ -4466,6 +4546,24 @@ def output_at(value: TensorVal, index: int) -> TensorVal:
     return replace(value, nondiff_outputs=())
 
 
+def _sequence_children(module: ModuleVal, depth: int = 0) -> list[ModuleVal]:
+    """The modules a call of the container ``module`` applies, in order: a child that is itself a
+    Sequential with known children is applied as its children are (SOLOv2's mask branch nests one
+    ending in ReLU inside another, whose output is that ReLU's)."""
+    out: list[ModuleVal] = []
+    for child in module.children:
+        if (
+            child.children
+            and depth < 8
+            and (child.qualname or "").endswith(".Sequential")
+            and not child.local_class
+        ):
+            out.extend(_sequence_children(child, depth + 1))
+        else:
+            out.append(child)
+    return out
+
+
 def _attribute_saved(triggers, call_facts, positional: list) -> bool | None:
     """Whether a module call saves an attribute kept only when one of the ``triggers`` inputs
     requires grad: True (surely), False (maybe), None (it does not)."""
@@ -4552,6 +4650,24 @@ def _iterates_children(module: ModuleVal) -> bool:
 
 
 _ITERABLE_CONTAINERS = frozenset({"ModuleList", "Sequential", "LayerList"})
+
+
+def _names_parameters(expr: cst.BaseExpression, state: State) -> bool:
+    """`m.parameters()`, or a name bound to what such a call returned."""
+    if type(expr) is cst.Call:
+        return type(expr.func) is cst.Attribute and expr.func.attr.value == "parameters"
+    return type(expr) is cst.Name and _parameter_collection(state.env.get(expr.value))
+
+
+def _parameter_collection(value: Value) -> bool:
+    """`m.parameters()`, or a list or chain of such (what an optimizer is given)."""
+    if isinstance(value, ParamsVal):
+        return True
+    return (
+        isinstance(value, SeqVal)
+        and bool(value.items)
+        and all(_parameter_collection(i) for i in value.items)
+    )
 
 
 def _flatten(value: Value | None):
