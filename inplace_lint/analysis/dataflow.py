@@ -2017,6 +2017,8 @@ class FunctionInterpreter:
             arg = call.args[0].value if call.args else None
             enabled = _literal(arg)
             return GradModeVal(enabled is not False)
+        if qual in _LEGACY_VARIABLE:
+            return self._legacy_variable(call, state)
         if qual in kb.BACKWARD_FUNCTIONS:
             positional, keywords = self._args(call, state)
             roots = positional[:1] + [
@@ -3405,6 +3407,32 @@ class FunctionInterpreter:
                     )
                 )
 
+    def _legacy_variable(self, call: cst.Call, state: State) -> Value:
+        """`Variable(t, requires_grad=...)` (the API before PyTorch 0.4, still accepted): a new
+        leaf over `t`'s memory, as `t.detach()` (measured under torch 2.13: no grad_fn, the same
+        data pointer); with `requires_grad=True` (by keyword or second argument) a leaf that
+        requires grad, which an in-place write then refuses."""
+        positional, _ = self._args(call, state)
+        flag = _literal_kw(call, "requires_grad", state.env)
+        second = [a for a in call.args if a.keyword is None and not a.star][1:2]
+        if flag is None and second:
+            flag = _known_literal(second[0].value, state.env)
+        requires = True if flag is True else False if flag in (False, None) else None
+        producer = f"`{_code(self, call)}`"
+        base = positional[0] if positional else None
+        if isinstance(base, TensorVal):
+            out = _detached(base, producer, call)
+            return replace(out, requires_grad=requires, leaf=bool(requires))
+        return TensorVal(
+            fw="torch",
+            storage=new_id(),
+            requires_grad=requires,
+            leaf=bool(requires),
+            inference=state.inference,
+            producer=producer,
+            producer_node=call,
+        )
+
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
         groups = self._parameter_groups(call, state)
         positional, keywords = self._args(call, state)
@@ -4657,6 +4685,10 @@ def _names_parameters(expr: cst.BaseExpression, state: State) -> bool:
     if type(expr) is cst.Call:
         return type(expr.func) is cst.Attribute and expr.func.attr.value == "parameters"
     return type(expr) is cst.Name and _parameter_collection(state.env.get(expr.value))
+
+
+# `torch.autograd.Variable`, as old code imports it
+_LEGACY_VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 
 def _parameter_collection(value: Value) -> bool:
