@@ -450,3 +450,27 @@ def test_parameter_assignment_is_left_to_code_that_may_allow_it() -> None:
         assert codes(_MASKED.format(extra=extra)) == [], extra
     # a comment that says "prune" does not count
     assert codes(_MASKED.format(extra="    # prune the weights\n")) == [(10, "IPL014")]
+
+
+def test_builtins_that_return_python_values_are_not_unknown_tensors() -> None:
+    """`len(...)` is an int and `list(...)` a Python list: even the opt-in rules (IPL201/202,
+    "a callee whose saves are unknown") see no tensor written by `+=` or a slot rebound."""
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    every = Settings(enabled=frozenset(all_rules()))
+    source = textwrap.dedent(
+        """
+        import torch
+
+        def pad(n, x):
+            indices = list(range(n))
+            indices += indices[:2]
+            total = len(x)
+            total += 1
+            splits = list(torch.split(x, 2))
+            splits[0] = splits[0] * 2
+            return indices, total, splits
+        """
+    )
+    assert lint_source(source, "t.py", every) == []

@@ -2987,6 +2987,20 @@ class FunctionInterpreter:
         positional, keywords = self._args(call, state)
         if type(callee) is cst.Name and callee.value in _NUMBER_BUILTINS and receiver is None:
             return UNKNOWN  # `float(x.norm())`: a Python number, no graph (like `.item()`)
+        builtin = (
+            callee.value
+            if type(callee) is cst.Name and receiver is None and callee.value not in state.env
+            else None
+        )
+        if builtin in _NON_TENSOR_BUILTINS:
+            return UNKNOWN  # `len(x)` is an int, `isinstance(...)` a bool: never a tensor
+        if builtin in _SEQUENCE_BUILTINS:
+            # `list(range(n))`, `list(torch.split(x, 2))`: a Python list (a write into its items
+            # rebinds a slot); the same items when the analysis knows them
+            value = positional[0] if positional else UNKNOWN
+            if isinstance(value, SeqVal):
+                return value
+            return Unknown(lineage_of(value))
         if not (type(callee) is cst.Name and callee.value in _READ_ONLY_BUILTINS):
             self._lists_escape(call, state)
         self._numpy_out(keywords, call, state)
@@ -4750,6 +4764,12 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
 # Builtins that only read the list they are given.
 # Builtins that turn a (one-element) tensor into a Python number: the result has no graph.
 _NUMBER_BUILTINS = frozenset({"float", "int", "bool", "complex"})
+# builtins whose result is never a tensor, and those that build a Python list of their argument
+_NON_TENSOR_BUILTINS = frozenset(
+    {"len", "str", "repr", "isinstance", "issubclass", "hasattr", "callable", "id", "hash"}
+    | {"type", "print", "format", "ord", "chr"}
+)
+_SEQUENCE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
 
 _READ_ONLY_BUILTINS = frozenset(
     {"len", "zip", "enumerate", "sum", "max", "min", "sorted", "reversed", "list", "tuple"}
