@@ -1964,6 +1964,9 @@ class FunctionInterpreter:
             stored = state.env.get(dotted_name(func) or "")
             if isinstance(stored, ModuleVal):
                 return self.call_module(stored, call, state)
+            if isinstance(stored, FrameworkRef):
+                # `self.attn_func = F.softmax` in `__init__`, called in `forward`
+                return self._call_reference(stored, call, state)
             method = func.attr.value
             receiver_expr = func.value
             receiver = self.eval(receiver_expr, state)
@@ -1972,14 +1975,19 @@ class FunctionInterpreter:
         if isinstance(callee, ModuleVal):
             return self.call_module(callee, call, state)
         if isinstance(callee, FrameworkRef):
-            if callee.qualname.startswith("<local-class>."):
-                return self.instantiate_local(callee.qualname.split(".", 1)[1], call, state)
-            if callee.qualname.startswith("<local-function>."):
-                return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
-            if callee.qualname.startswith("<local-apply>."):
-                return self.call_autograd_function(callee.qualname.split(".", 1)[1], call, state)
-            return self.call_framework(callee.qualname, call, state)
+            return self._call_reference(callee, call, state)
         return self.call_opaque(call, state, func)
+
+    def _call_reference(self, callee: FrameworkRef, call: cst.Call, state: State) -> Value:
+        """Call what a name or attribute refers to: a framework function, a local class or
+        function, a local autograd.Function's `apply`."""
+        if callee.qualname.startswith("<local-class>."):
+            return self.instantiate_local(callee.qualname.split(".", 1)[1], call, state)
+        if callee.qualname.startswith("<local-function>."):
+            return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
+        if callee.qualname.startswith("<local-apply>."):
+            return self.call_autograd_function(callee.qualname.split(".", 1)[1], call, state)
+        return self.call_framework(callee.qualname, call, state)
 
     def _args(self, call: cst.Call, state: State) -> tuple[list[Value], dict[str, Value]]:
         positional: list[Value] = []
@@ -2364,7 +2372,7 @@ class FunctionInterpreter:
                 frozen=module.frozen,
             )
         if method in ("forward", "__call__"):
-            return self.call_module(module, call, state)
+            return self.call_module(module, call, state, method=method)
         if method in kb.MODULE_RESET_METHODS:
             self._args(call, state)
             self._module_reset(module, method, call, state)
@@ -2446,7 +2454,11 @@ class FunctionInterpreter:
                 return self.call_local_function(key, call, state, module=module)
         return self.call_opaque(call, state, call.func)
 
-    def call_module(self, module: ModuleVal, call: cst.Call, state: State) -> Value:
+    def call_module(
+        self, module: ModuleVal, call: cst.Call, state: State, method: str | None = None
+    ) -> Value:
+        """Call the module (``method``: named explicitly, `m.forward(x)` runs `forward` even
+        when the class overrides `__call__`)."""
         positional, keywords = self._args(call, state)
         op_text = f"`{_short(self, call.func)}`"
         if module.children:
@@ -2465,7 +2477,15 @@ class FunctionInterpreter:
                 )
             return value
         return self._apply_module(
-            module, positional, keywords, call, state, op_text, report_writes=True, owner=module
+            module,
+            positional,
+            keywords,
+            call,
+            state,
+            op_text,
+            report_writes=True,
+            owner=module,
+            method=method,
         )
 
     def _apply_module(
@@ -2478,6 +2498,7 @@ class FunctionInterpreter:
         op_text,
         report_writes: bool,
         owner: ModuleVal,
+        method: str | None = None,
     ) -> Value:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
@@ -2551,8 +2572,9 @@ class FunctionInterpreter:
         args = positional + list(keywords.values())
         summary = None
         if module.local_class:
-            # calling the instance runs `__call__` when the class overrides it (RKNet's USAM)
-            entry = f"{module.local_class}.__call__"
+            # calling the instance runs `__call__` when the class overrides it (RKNet's USAM);
+            # `m.forward(x)` runs `forward` whatever `__call__` is
+            entry = f"{module.local_class}.{method or '__call__'}"
             if entry not in self.index.functions:
                 entry = f"{module.local_class}.forward"
             self.result.call_sites.append((entry, state.grad_enabled, self.grad_explicit))
@@ -3078,8 +3100,10 @@ class FunctionInterpreter:
         report_writes: bool = True,
         constructor=None,
         params_require_grad: bool = False,
+        uncertain: bool = False,
     ) -> Value:
-        """Bind arguments to the op's parameters, record its write, its saves, and its result."""
+        """Bind arguments to the op's parameters, record its write, its saves, and its result.
+        ``uncertain``: the op may not run at all as these facts say (its saves make no promise)."""
         bound: dict[str, Value] = {}
         for name, value in zip(facts.params, positional):
             bound[name] = value
@@ -3119,7 +3143,11 @@ class FunctionInterpreter:
             and facts.differentiable
             and (params_require_grad or any(t.requires_grad is not False for t in tensors))
         )
-        certain = grad_on and (params_require_grad or any(t.requires_grad is True for t in tensors))
+        certain = (
+            grad_on
+            and not uncertain
+            and (params_require_grad or any(t.requires_grad is True for t in tensors))
+        )
         op_id = new_id()
         saves: list[tuple[str, int, Save]] = []  # (param, storage, save), added around the write
         if may_record:
@@ -3139,7 +3167,7 @@ class FunctionInterpreter:
                     triggers = [bound.get(c) for c in condition]
                     flags = [t.requires_grad for t in triggers if isinstance(t, TensorVal)]
                     if any(f is True for f in flags) and grad_on:
-                        save_certain = True
+                        save_certain = not uncertain
                     elif any(f is None for f in flags):
                         save_certain = False
                     else:
@@ -3303,6 +3331,19 @@ class FunctionInterpreter:
             op_text=text,
             how="operator",
             report_writes=False,
+            # paddle runs `scale`, saving nothing, when the operand is a Python number: an
+            # argument of unknown type (`x * size[1]` with `size` a list of ints) may be one
+            uncertain=tensor.fw == "paddle" and op != "**" and self._maybe_number(left, right),
+        )
+
+    def _maybe_number(self, *values: Value) -> bool:
+        """One of ``values`` is (part of) an argument of this function whose type nothing shows:
+        a Python number or list as well as a tensor (a forward's inputs are tensors)."""
+        return not self.is_forward_like and any(
+            isinstance(v, TensorVal)
+            and v.storage in self.param_storages
+            and self.param_entry_rg.get(v.storage) is None
+            for v in values
         )
 
     def _used_after(self, expr) -> bool:

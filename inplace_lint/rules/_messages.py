@@ -1,4 +1,6 @@
-"""The runtime messages users will see, quoted by the rules (their stable prefixes)."""
+"""The runtime messages users will see, quoted by the rules (their stable prefixes). Where torch
+names the output and the op (`Output 1 of SplitBackward0`), `<i>` and `<op>` stand for them: the
+analysis knows the call (quoted in the message) but not always which of its outputs is written."""
 
 VERSION_ERROR = (
     "RuntimeError: one of the variables needed for gradient computation has been modified by an "
@@ -9,11 +11,11 @@ LEAF_ERROR = (
 )
 VIEW_OF_LEAF_ERROR = "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation."
 MULTI_VIEW_ERROR = (
-    "RuntimeError: Output 0 of SplitBackward0 is a view and is being modified inplace. This view is "
+    "RuntimeError: Output <i> of <op> is a view and is being modified inplace. This view is "
     "the output of a function that returns multiple views"
 )
 STALE_VIEW_ERROR = (
-    "RuntimeError: Output 0 of Unbind is a view and its base or another view of its base "
+    "RuntimeError: Output <i> of <op> is a view and its base or another view of its base "
     "has been modified inplace. This view is the output of a function that returns multiple views"
 )
 OUT_ERROR = "RuntimeError: functions with out=... arguments don't support automatic differentiation"
