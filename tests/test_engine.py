@@ -474,3 +474,27 @@ def test_builtins_that_return_python_values_are_not_unknown_tensors() -> None:
         """
     )
     assert lint_source(source, "t.py", every) == []
+
+
+def test_tensors_passed_to_an_unknown_function_inside_a_tuple_count_as_passed() -> None:
+    """`q, k = rearrange_many((q, k), ...)` (einops_exts, flamingo-pytorch#10): the unknown
+    function's results carry the grad of the tensors in the tuple, so softmax over them saves
+    an output that requires grad, and masking it in place is an error."""
+    source = """
+        import torch
+        from torch import nn
+        from einops_exts import rearrange_many
+
+        class Attention(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.to_q = nn.Linear(4, 4)
+
+            def forward(self, x):
+                q = self.to_q(x)
+                q, k = rearrange_many((q, q), "b n d -> b n d")
+                attn = (q @ k.transpose(-1, -2)).softmax(dim=-1)
+                attn.masked_fill_(attn > 0.5, 0.0)
+                return attn
+        """
+    assert codes(source) == [(15, "IPL001")]

@@ -3060,7 +3060,8 @@ class FunctionInterpreter:
         """A call's result when the op is not in the tables. ``opaque``: what the call saved is
         not known (by default: when the result is not ``known``); with a tensor that may require
         grad among the arguments, the function's summary says so (``opaque_inside``)."""
-        tensors = [a for a in args if isinstance(a, TensorVal)]
+        # tensors passed in a tuple or list count as passed (`rearrange_many((q, k, v), ...)`)
+        tensors = [t for a in args for t in _flatten(a) if isinstance(t, TensorVal)]
         if uses_views:  # (a local callee's own ops are the uses, not the call)
             self._use_views(tensors, call, state)
         if (not known if opaque is None else opaque) and any(
