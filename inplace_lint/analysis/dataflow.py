@@ -1679,11 +1679,31 @@ class FunctionInterpreter:
     def _eval_comprehension(self, expr, state: State) -> Value:
         inner = state.copy()
         clause = expr.for_in
+        element = getattr(expr, "elt", None)
+        if element is not None and clause.inner_for_in is None and not clause.ifs:
+            iterable = self.eval(clause.iter, inner)
+            if (
+                isinstance(iterable, SeqVal)
+                and 1 < len(iterable.items) <= _ITEMWISE_COMPREHENSION
+                and all(isinstance(i, TensorVal) for i in iterable.items)
+            ):
+                # `q, k, v = (z.reshape(...) for z in (q, k, v))`: one value per item, in order
+                values = []
+                for item in iterable.items:
+                    self.bind(clause.target, item, inner, expr)
+                    values.append(self.eval(element, inner))
+                for storage, saves in inner.saves.items():
+                    for save in saves:
+                        state.add_save(storage, save)
+                lineage = frozenset().union(*(lineage_of(v) for v in values))
+                return SeqVal(tuple(values), lineage)
+            item = self._iteration_value(iterable, clause.iter)
+            self.bind(clause.target, item, inner, expr)
+            clause = clause.inner_for_in
         while clause is not None:
             item = self._iteration_value(self.eval(clause.iter, inner), clause.iter)
             self.bind(clause.target, item, inner, expr)
             clause = clause.inner_for_in
-        element = getattr(expr, "elt", None)
         value = self.eval(element, inner) if element is not None else UNKNOWN
         # writes inside the comprehension are recorded; the state it leaves behind is discarded
         for storage, saves in inner.saves.items():
@@ -4806,6 +4826,8 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
 # Builtins that only read the list they are given.
 # Builtins that turn a (one-element) tensor into a Python number: the result has no graph.
 _NUMBER_BUILTINS = frozenset({"float", "int", "bool", "complex"})
+# a comprehension over a tuple or list of up to this many known tensors is evaluated item by item
+_ITEMWISE_COMPREHENSION = 8
 # builtins whose result is never a tensor, and those that build a Python list of their argument
 _NON_TENSOR_BUILTINS = frozenset(
     {"len", "str", "repr", "isinstance", "issubclass", "hasattr", "callable", "id", "hash"}
