@@ -36,7 +36,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise DiscoveryError(f"{path}: no such file or directory")
-        ignore = _GitIgnore(_git_root(resolved(path)))
+        ignore = _ignore_files(resolved(path))
         if force_exclude:
             why = _excluded(path, resolver, ignore, explicit=True)
             if why:
@@ -51,7 +51,7 @@ def discover(paths: list[Path], resolver: SettingsResolver, *, force_exclude: bo
 
 def excluded(path: Path, resolver: SettingsResolver) -> str | None:
     """Why a path named explicitly (it need not exist: `--stdin-filename`) is force-excluded."""
-    ignore = _GitIgnore(_git_root(resolved(path)))
+    ignore = _ignore_files(resolved(path))
     return _excluded(path, resolver, ignore, explicit=True, is_dir=False)
 
 
@@ -184,18 +184,27 @@ def _git_root(path: Path) -> Path:
     return start
 
 
+def _ignore_files(path: Path) -> _GitIgnore:
+    """The ignore files that apply below ``path``: `.gitignore` (and `.git/info/exclude`) only
+    inside a git repository, as ruff and git themselves do (an exported tree or an unpacked
+    archive lints every file its `.gitignore` names); `.ignore` files everywhere."""
+    root = _git_root(path)
+    return _GitIgnore(root, git=(root / ".git").exists())
+
+
 class _GitIgnore:
     """The `.gitignore` files from ``root`` down to a path, read once per directory."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, git: bool = True) -> None:
         self.root = root
+        self._names = (".gitignore", ".ignore") if git else (".ignore",)
         self._specs: dict[Path, object | None] = {}
         self._chains: dict[Path, list[tuple[object, str]]] = {}
 
     def _spec(self, directory: Path) -> object | None:
         if directory not in self._specs:
             lines: list[str] = []
-            for name in (".gitignore", ".ignore"):
+            for name in self._names:
                 try:
                     lines += (
                         (directory / name)

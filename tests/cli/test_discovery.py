@@ -101,6 +101,7 @@ def test_walk_answers_like_the_per_file_check(project):
     from inplace_lint.discovery import _excluded, _git_root, _GitIgnore, discover
     from inplace_lint.paths import resolved
 
+    (project / ".git").mkdir()
     (project / ".gitignore").write_text("gen_*.py\n/top_only.py\n")
     (project / "pyproject.toml").write_text(
         '[tool.inplace-lint]\nextend-exclude = ["skip_me.py", "legacy/old"]\n'
@@ -176,3 +177,14 @@ def test_walk_outside_the_config_root_answers_like_the_per_file_check(project, t
                 expected.add(path.relative_to(tree).as_posix())
     got = {p.relative_to(tree).as_posix() for p in found.files}
     assert got == expected == {"a.py", "build/f.py", "pkg/c.py", "pkg/gen_d.py"}
+
+
+def test_gitignore_applies_only_inside_a_git_repository(project):
+    """As ruff (astral-sh/ruff#5930, reverted) and git: an exported tree or an unpacked archive
+    without `.git` lints the files its `.gitignore` names; `.ignore` files apply everywhere."""
+    (project / ".gitignore").write_text("datasets/\n")
+    (project / ".ignore").write_text("scratch.py\n")
+    make(project, "datasets/loader.py", "scratch.py", "model.py")
+    assert linted() == ["datasets/loader.py", "model.py"]
+    (project / ".git").mkdir()
+    assert linted() == ["model.py"]
