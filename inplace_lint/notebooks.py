@@ -141,21 +141,122 @@ def _cell_text(cell: dict[str, Any], index: int) -> str:
 
 
 def _mask_magics(source: str, magics: list[str]) -> str:
-    if not any(ch in source for ch in "%!?"):
+    if not any(ch in source for ch in "%!?") and _AUTOMAGIC_HEAD.search(source) is None:
         return source
     out = []
     continued: str | None = None  # the indent of a magic whose last line ended with `\`
+    python = _LogicalLines()  # where the Python lines leave brackets, strings, continuations
     for line in source.splitlines(keepends=True):
         body = line.rstrip("\r\n")
-        match = _MAGIC.match(body) if continued is None else None
+        # IPython looks for magics only where a logical line starts: `% x)` inside an open
+        # bracket is a modulo (PaddleQuantum's `print("...%.4f" \n % loss)`)
+        match = None
+        if continued is None and python.at_start():
+            match = _MAGIC.match(body) or _automagic(body)
         if continued is not None or (match and not body.lstrip().startswith("#")):
             # `!cmd \` goes on in the next line, whatever its indent (IPython joins them)
             indent = match.group("indent") if match else continued
             magics.append(match.group("magic") if match else _RAW + body)
             continued = indent if body.endswith("\\") else None
             body = f"{indent}pass  # inplace-lint magic {len(magics) - 1}"
+        else:
+            python.feed(body)
         out.append(body + line[len(line.rstrip("\r\n")) :])
     return "".join(out)
+
+
+# IPython's automagic runs `pip install x` as `%pip install x` (and the like) when the line is
+# no Python: such a line at the start of a logical line, that does not compile alone, is a magic.
+_AUTOMAGICS = (
+    "pip",
+    "conda",
+    "cd",
+    "ls",
+    "pwd",
+    "cat",
+    "mkdir",
+    "rm",
+    "cp",
+    "mv",
+    "load_ext",
+    "reload_ext",
+    "matplotlib",
+    "autoreload",
+    "env",
+    "time",
+    "timeit",
+    "run",
+    "who",
+    "whos",
+    "reset",
+    "history",
+)
+_AUTOMAGIC_HEAD = re.compile(r"(?m)^[ \t]*(?:" + "|".join(_AUTOMAGICS) + r")[ \t]")
+_AUTOMAGIC = re.compile(r"^(?P<indent>[ \t]*)(?P<magic>(?:" + "|".join(_AUTOMAGICS) + r")[ \t].*)$")
+
+
+def _automagic(body: str) -> re.Match[str] | None:
+    match = _AUTOMAGIC.match(body)
+    if match is None:
+        return None
+    try:
+        compile(match.group("magic"), "<cell>", "exec")
+    except (SyntaxError, ValueError):
+        return match
+    return None  # valid Python (`time = 3`, `ls - la`): Python wins, as in IPython
+
+
+class _LogicalLines:
+    """Whether the next line starts a logical line: no bracket, string or `\\` continuation is
+    open after the Python lines fed so far (a light scanner, for telling magics apart)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None  # an open triple-quoted string's delimiter
+        self.backslash = False
+
+    def at_start(self) -> bool:
+        return self.depth == 0 and self.quote is None and not self.backslash
+
+    def feed(self, line: str) -> None:
+        i, n = 0, len(line)
+        self.backslash = False
+        while i < n:
+            if self.quote is not None:
+                end = line.find(self.quote, i)
+                while end > 0 and _escaped(line, end):
+                    end = line.find(self.quote, end + 1)
+                if end < 0:
+                    return
+                i, self.quote = end + 3, None
+                continue
+            ch = line[i]
+            if ch == "#":
+                return
+            if ch in "\"'":
+                if line.startswith(ch * 3, i):
+                    self.quote, i = ch * 3, i + 3
+                    continue
+                end = i + 1
+                while end < n and (line[end] != ch or _escaped(line, end)):
+                    end += 1
+                i = end + 1
+                continue
+            if ch in "([{":
+                self.depth += 1
+            elif ch in ")]}":
+                self.depth = max(self.depth - 1, 0)
+            elif ch == "\\" and i == n - 1:
+                self.backslash = True
+            i += 1
+
+
+def _escaped(line: str, index: int) -> bool:
+    """An odd number of backslashes right before ``index``."""
+    count = 0
+    while index - count - 1 >= 0 and line[index - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
 
 
 def _unmask_magics(body: str, magics: list[str]) -> str:

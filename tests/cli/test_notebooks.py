@@ -261,3 +261,30 @@ def test_indented_comment_over_unindented_code_is_not_a_block():
     parsed = read_notebook(nbformat_text(data))
     assert parsed.program.startswith("# %% inplace-lint: cell 1\n")
     compile(parsed.program, "nb", "exec")
+
+
+def test_magics_only_where_a_logical_line_starts_and_automagic_lines():
+    """IPython reads `%`/`!` as a magic only at the start of a logical line (PaddleQuantum's
+    `print("...%.4f Ha"` continued by `      % loss.numpy())` is a modulo), and runs a line such
+    as `pip install -r requirements.txt` as `%pip` (automagic) when it is no Python."""
+    data = notebook(
+        (
+            "code",
+            [
+                "import torch\n",
+                'print("loss %.4f"\n',
+                "      % torch.ones(1).item())\n",
+                'doc = """\n',
+                "%not a magic inside a string\n",
+                '"""\n',
+                "x = (1\n",
+                "     != 2)\n",
+            ],
+        ),
+        ("code", ["pip install -r requirements.txt\n", "time = 3\n", "cd ..\n"]),
+    )
+    text = nbformat_text(data)
+    parsed = read_notebook(text)
+    assert parsed.magics == ["pip install -r requirements.txt", "cd .."]
+    compile(parsed.program, "nb", "exec")
+    assert write_notebook(parsed, parsed.program) == text
