@@ -498,3 +498,30 @@ def test_tensors_passed_to_an_unknown_function_inside_a_tuple_count_as_passed() 
                 return attn
         """
     assert codes(source) == [(15, "IPL001")]
+
+
+def test_a_method_init_calls_is_reported_as_it_runs_during_construction() -> None:
+    """nnue-pytorch PR#75: `__init__` calls a method that zeroes columns of `self.input.weight`
+    in place, then rebinds it to `nn.Parameter(weights)`. The write is a view-of-leaf error when
+    `__init__` runs it; the message must not name the later `nn.Parameter(...)` as the leaf's
+    creator (what the method's analysis alone, from `__init__`'s final state, would see)."""
+    source = textwrap.dedent(
+        """
+        import torch
+        from torch import nn
+
+        class NNUE(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.input = nn.Linear(8, 4)
+                self._zero_virtual_feature_weights()
+
+            def _zero_virtual_feature_weights(self):
+                weights = self.input.weight
+                weights[:, 6:8] = 0.0
+                self.input.weight = nn.Parameter(weights)
+        """
+    )
+    (diagnostic,) = lint_source(source, "t.py")
+    assert (diagnostic.code, diagnostic.span.start.row) == ("IPL003", 13)
+    assert "nn.Parameter(weights)" not in diagnostic.message

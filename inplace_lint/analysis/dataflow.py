@@ -185,7 +185,12 @@ class ModuleDataflow:
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
         self._mark_speculative()
-        return list(self.results.values()) + list(self.specializations.values())
+        # a method `__init__` calls runs during construction: that run comes first, so that when
+        # the same write is also found by the method's analysis alone (from what `__init__` left
+        # on `self` at its end), its message speaks of the tensors as they were at the call
+        in_init = [r for k, r in self.specializations.items() if _called_from_init(k)]
+        rest = [r for k, r in self.specializations.items() if not _called_from_init(k)]
+        return in_init + list(self.results.values()) + rest
 
     def _mark_speculative(self) -> None:
         """A method that is neither a forward nor called in this module runs in a context we do not
@@ -4648,6 +4653,11 @@ def output_at(value: TensorVal, index: int) -> TensorVal:
             view_of_leaf=False,
         )
     return replace(value, nondiff_outputs=())
+
+
+def _called_from_init(memo: tuple) -> bool:
+    """A specialisation's key (``ModuleDataflow.specialized``) for a method `__init__` calls."""
+    return len(memo) == 3 and bool(memo[2]) and isinstance(memo[2][0], _InitState)
 
 
 def _sequence_children(module: ModuleVal, depth: int = 0) -> list[ModuleVal]:
