@@ -2995,6 +2995,10 @@ class FunctionInterpreter:
                     state.add_save(
                         positional[index].storage, Save(op_text, call, op_id, "ctx attribute")
                     )
+        if forward is not None and forward.summary.param_writes:
+            # the forward writes an input in place (with or without `ctx.mark_dirty`): the
+            # caller's tensor changes, and an earlier op's save of it breaks (Liger-Kernel#272)
+            self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
         return TensorVal(
             fw=self.fw,
             storage=new_id(),
