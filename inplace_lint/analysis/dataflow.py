@@ -275,6 +275,11 @@ class ModuleDataflow:
                 out[param.name.value] = {"True": True, "False": False, "None": None}[
                     param.default.value
                 ]
+            elif type(param.default) in (cst.Tuple, cst.List):
+                # `order=("conv", "norm", "act")` (mmcv's ConvModule): a dispatch order
+                names = _string_tuple(param.default)
+                if names is not None:
+                    out[param.name.value] = names
         return out
 
     def parameter_names(self, key: str) -> list[str]:
@@ -606,6 +611,12 @@ class FunctionInterpreter:
                     state.env[name] = passed
                     continue
                 rg = passed
+            elif type(param.default) in (cst.Tuple, cst.List) and (
+                _string_tuple(param.default) is not None
+            ):
+                # a dispatch order left at its default (`order=("conv", "norm", "act")`)
+                state.env[name] = ConstVal(_string_tuple(param.default))
+                continue
             elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
                 continue
@@ -939,6 +950,9 @@ class FunctionInterpreter:
         return [p.name.value for p in (*params.posonly_params, *params.params)], small[0].value
 
     def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
+        constants = self._constant_items(stmt, state)
+        if constants is not None:
+            return self._exec_unrolled(stmt, constants, state)
         entry = state
         current = state.copy()
         # a counted loop (`for t in range(n)`) decides `if t == 0:` on each pass: one more pass,
@@ -966,6 +980,40 @@ class FunctionInterpreter:
         current = merge_states([entry, current])
         if stmt.orelse is not None:
             current = self.exec_block(_body(stmt.orelse), current)
+        return current
+
+    def _constant_items(self, stmt, state: State) -> tuple[ConstVal, ...] | None:
+        """The items of `for name in <known tuple or list of literals>` (mmcv's ConvModule:
+        `for layer in self.order:` over `("conv", "norm", "act")`), when the body has no `break`
+        and no `else` follows: each iteration is then known, and runs once, in order."""
+        if (
+            type(stmt) is not cst.For
+            or type(stmt.target) is not cst.Name
+            or stmt.orelse is not None
+            or _has_break(stmt.body)
+        ):
+            return None
+        iterable = self.eval(stmt.iter, state.copy())
+        if isinstance(iterable, ConstVal) and isinstance(iterable.value, tuple):
+            iterable = SeqVal(tuple(ConstVal(v) for v in iterable.value))
+        if (
+            isinstance(iterable, SeqVal)
+            and 0 < len(iterable.items) <= _UNROLLED_LOOP
+            and all(
+                isinstance(i, ConstVal) and isinstance(i.value, (str, int, float, bool, type(None)))
+                for i in iterable.items
+            )
+        ):
+            return iterable.items
+        return None
+
+    def _exec_unrolled(self, stmt: cst.For, items: tuple[ConstVal, ...], state: State) -> State:
+        """Run the body once per known item: `if layer == "act":` is then decided on each."""
+        current = state.copy()
+        for item in items:
+            self.bind(stmt.target, item, current, stmt)
+            current = self.exec_block(_body(stmt), current)
+            current.reachable = True  # `continue` / an early return inside the body
         return current
 
     def _counter_start(self, stmt) -> int | None:
@@ -4019,11 +4067,46 @@ def _literal_signature(arguments: list) -> tuple:
     """What a constructor call tells `__init__`: its literal flags and strings (a local module
     instance's ``init_entry``). Numbers are left out: sizes differ from one block to the next, and
     each distinct entry is one more analysis of the class."""
-    return _trimmed([v if _flag_or_string(v) else None for v in arguments])
+    return _trimmed([v if _flag_or_string(v) else None for v in map(_as_string_tuple, arguments)])
+
+
+def _as_string_tuple(value: object) -> object:
+    """A tuple or list display of string literals (`order=("conv", "act")`) as one constant."""
+    if (
+        isinstance(value, SeqVal)
+        and value.items
+        and all(isinstance(i, ConstVal) and isinstance(i.value, str) for i in value.items)
+    ):
+        return ConstVal(tuple(i.value for i in value.items))
+    return value
 
 
 def _flag_or_string(value: object) -> bool:
-    return isinstance(value, ConstVal) and isinstance(value.value, (bool, type(None), str))
+    return isinstance(value, ConstVal) and (
+        isinstance(value.value, (bool, type(None), str))
+        or (
+            isinstance(value.value, tuple)
+            and len(value.value) <= _UNROLLED_LOOP
+            and all(isinstance(v, str) for v in value.value)
+        )
+    )
+
+
+def _string_tuple(node) -> tuple[str, ...] | None:
+    """The strings of a tuple or list display of string literals (at most _UNROLLED_LOOP)."""
+    elements = node.elements
+    if not elements or len(elements) > _UNROLLED_LOOP:
+        return None
+    out = []
+    for element in elements:
+        value = element.value
+        if type(value) is not cst.SimpleString or element.__class__ is cst.StarredElement:
+            return None
+        text = _literal(value)
+        if not isinstance(text, str):
+            return None
+        out.append(text)
+    return tuple(out)
 
 
 def _entry_signature(positional: list) -> tuple:
@@ -4842,6 +4925,32 @@ def _keyed_by_string(expr: cst.Subscript) -> bool:
 _NUMBER_BUILTINS = frozenset({"float", "int", "bool", "complex"})
 # a comprehension over a tuple or list of up to this many known tensors is evaluated item by item
 _ITEMWISE_COMPREHENSION = 8
+# a loop over a tuple or list of up to this many literals runs once per item (exec_loop)
+_UNROLLED_LOOP = 8
+
+
+def _has_break(body) -> bool:
+    """A `break` in the loop body (not in a loop nested in it, nor in a nested def)."""
+    todo = list(getattr(body, "body", ()))
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind is cst.Break:
+            return True
+        if kind in (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if kind is cst.SimpleStatementLine:
+            todo.extend(node.body)
+            continue
+        for field_name in ("body", "orelse", "handlers", "finalbody"):
+            child = getattr(node, field_name, None)
+            if isinstance(child, (list, tuple)):
+                todo.extend(child)
+            elif child is not None and isinstance(child, cst.CSTNode):
+                todo.append(child)
+    return False
+
+
 # builtins whose result is never a tensor, and those that build a Python list of their argument
 _NON_TENSOR_BUILTINS = frozenset(
     {"len", "str", "repr", "isinstance", "issubclass", "hasattr", "callable", "id", "hash"}
