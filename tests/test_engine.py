@@ -525,3 +525,26 @@ def test_a_method_init_calls_is_reported_as_it_runs_during_construction() -> Non
     (diagnostic,) = lint_source(source, "t.py")
     assert (diagnostic.code, diagnostic.span.start.row) == ("IPL003", 13)
     assert "nn.Parameter(weights)" not in diagnostic.message
+
+
+def test_new_tensor_methods_make_fresh_tensors() -> None:
+    """`x.new_zeros(shape)` is a new leaf with no graph (measured under torch 2.13), even when
+    `x` came from a call the analysis does not follow (longformer's `torch.einsum(..., (q, k))`):
+    filling it by slices writes nothing a backward needs, even for the opt-in rules."""
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    every = Settings(enabled=frozenset(all_rules()))
+    source = textwrap.dedent(
+        """
+        import torch
+
+        def band(q, k, n):
+            scores = torch.einsum("bcxd,bcyd->bcxy", (q, k))
+            out = scores.new_zeros((n, n))
+            out[:, :2] = scores[:, :2]
+            grad_out = q.new_full((n,), 0.0, requires_grad=True)
+            return out, grad_out
+        """
+    )
+    assert lint_source(source, "t.py", every) == []

@@ -2259,6 +2259,8 @@ class FunctionInterpreter:
     ) -> Value:
         if isinstance(receiver, TensorVal):
             return self.call_tensor_method(receiver, receiver_expr, method, call, state)
+        if method in _NEW_TENSOR_METHODS and self.fw == "torch" and isinstance(receiver, Unknown):
+            return self._new_tensor("torch", call, state)  # a tensor the analysis lost track of
         if isinstance(receiver, ModuleVal):
             return self.call_module_method(receiver, method, call, state)
         if (
@@ -2370,6 +2372,8 @@ class FunctionInterpreter:
         if method == "numpy":
             self._args(call, state)
             return ArrayVal(tensor.storage)
+        if fw == "torch" and method in _NEW_TENSOR_METHODS:
+            return self._new_tensor(fw, call, state)
         if method == "requires_grad_":
             positional, _ = self._args(call, state)
             flag = _literal(call.args[0].value) if call.args else True
@@ -3117,8 +3121,8 @@ class FunctionInterpreter:
         args = positional + list(keywords.values())
         if receiver is not None:
             args.append(receiver)
-        if not any(isinstance(a, TensorVal) for a in args):  # _opaque_result's own shortcut
-            return self._opaque_result(args, call, state, "", known=False)
+        if not any(isinstance(t, TensorVal) for a in args for t in _flatten(a)):
+            return self._opaque_result(args, call, state, "", known=False)  # its own shortcut
         text = f"`{_short_text(_code(self, callee))}`"
         return self._opaque_result(args, call, state, text, known=False)
 
@@ -3539,6 +3543,21 @@ class FunctionInterpreter:
                         child.write_condition,  # a dropout whose rate is not known: IPL203
                     )
                 )
+
+    def _new_tensor(self, fw: str, call: cst.Call, state: State) -> TensorVal:
+        """`x.new_zeros(shape)` and the like: a new leaf, requiring grad only when told so
+        (measured under torch 2.13: no grad_fn, its own memory, whatever `x` is)."""
+        self._args(call, state)
+        requires = _literal_kw(call, "requires_grad", state.env) is True
+        return TensorVal(
+            fw=fw,
+            storage=new_id(),
+            requires_grad=requires,
+            leaf=requires,
+            inference=state.inference,
+            producer=f"`{_short(self, call)}`",
+            producer_node=call,
+        )
 
     def _legacy_variable(self, call: cst.Call, state: State) -> Value:
         """`Variable(t, requires_grad=...)` (the API before PyTorch 0.4, still accepted): a new
@@ -4860,6 +4879,8 @@ def _names_parameters(expr: cst.BaseExpression, state: State) -> bool:
     return type(expr) is cst.Name and _parameter_collection(state.env.get(expr.value))
 
 
+# tensor methods that make a new tensor of the receiver's dtype and device, with no graph
+_NEW_TENSOR_METHODS = frozenset({"new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"})
 # `torch.autograd.Variable`, as old code imports it
 _LEGACY_VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
