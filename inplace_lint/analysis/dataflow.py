@@ -175,6 +175,7 @@ class ModuleDataflow:
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._carried: dict[str, frozenset[str]] = {}
+        self._module_arguments: dict[str, frozenset[str]] = {}
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
 
@@ -236,6 +237,16 @@ class ModuleDataflow:
                 elif _runs_backward(node.body):
                     found = "training"
         self._inlinable[key] = found
+        return found
+
+    def module_arguments(self, cls: ClassInfo | None) -> frozenset[str]:
+        """The `__init__` parameters the class keeps as modules: `self.a = p` in `__init__`, and
+        somewhere in the class `self.a.parameters()` (or another call only a module answers)."""
+        if cls is None:
+            return frozenset()
+        found = self._module_arguments.get(cls.name)
+        if found is None:
+            found = self._module_arguments[cls.name] = _module_arguments(cls)
         return found
 
     def carried_attributes(self, info: FunctionInfo) -> frozenset[str]:
@@ -611,6 +622,13 @@ class FunctionInterpreter:
                     state.env[name] = passed
                     continue
                 rg = passed
+            elif self.info.node.name.value == "__init__" and name in self.flow.module_arguments(
+                self.info.cls
+            ):
+                # `self.qf = qf` where the class takes `self.qf.parameters()`: a module passed in
+                # (rlkit's SACTrainer(env, policy, qf1, ...)): its class is not known here
+                state.env[name] = ModuleVal(name, fw=self.fw, uid=f"m{new_id()}")
+                continue
             elif type(param.default) in (cst.Tuple, cst.List) and (
                 _string_tuple(param.default) is not None
             ):
@@ -4759,6 +4777,51 @@ def output_at(value: TensorVal, index: int) -> TensorVal:
             view_of_leaf=False,
         )
     return replace(value, nondiff_outputs=())
+
+
+# calls only a module answers (a tensor has none of them)
+_MODULE_ONLY_METHODS = frozenset(
+    {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children"}
+    | {"zero_grad", "state_dict", "load_state_dict", "buffers", "named_buffers"}
+)
+
+
+def _module_arguments(cls: ClassInfo) -> frozenset[str]:
+    init = cls.methods.get("__init__")
+    if init is None or not isinstance(init.body, cst.IndentedBlock):
+        return frozenset()
+    kept: dict[str, str] = {}  # attribute -> the parameter it holds
+    for stmt in init.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if (
+                type(small) is cst.Assign
+                and len(small.targets) == 1
+                and type(small.value) is cst.Name
+                and dotted_name(small.targets[0].target) is not None
+            ):
+                path = dotted_name(small.targets[0].target)
+                if path.startswith("self.") and path.count(".") == 1:
+                    kept[path[5:]] = small.value.value
+    if not kept:
+        return frozenset()
+    used: set[str] = set()
+    todo: list = list(cls.methods.values())
+    while todo:
+        node = todo.pop()
+        if type(node) is cst.Call and type(node.func) is cst.Attribute:
+            receiver = dotted_name(node.func.value)
+            if (
+                node.func.attr.value in _MODULE_ONLY_METHODS
+                and receiver is not None
+                and receiver.startswith("self.")
+                and receiver[5:] in kept
+            ):
+                used.add(kept[receiver[5:]])
+        todo.extend(_subnodes(node))
+    params = {p.name.value for p in (*init.params.params, *init.params.kwonly_params)}
+    return frozenset(used & params)
 
 
 def _called_from_init(memo: tuple) -> bool:
