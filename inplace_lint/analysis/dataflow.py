@@ -175,7 +175,6 @@ class ModuleDataflow:
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._carried: dict[str, frozenset[str]] = {}
-        self._module_arguments: dict[str, frozenset[str]] = {}
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
 
@@ -237,16 +236,6 @@ class ModuleDataflow:
                 elif _runs_backward(node.body):
                     found = "training"
         self._inlinable[key] = found
-        return found
-
-    def module_arguments(self, cls: ClassInfo | None) -> frozenset[str]:
-        """The `__init__` parameters the class keeps as modules: `self.a = p` in `__init__`, and
-        somewhere in the class `self.a.parameters()` (or another call only a module answers)."""
-        if cls is None:
-            return frozenset()
-        found = self._module_arguments.get(cls.name)
-        if found is None:
-            found = self._module_arguments[cls.name] = _module_arguments(cls)
         return found
 
     def carried_attributes(self, info: FunctionInfo) -> frozenset[str]:
@@ -622,13 +611,6 @@ class FunctionInterpreter:
                     state.env[name] = passed
                     continue
                 rg = passed
-            elif self.info.node.name.value == "__init__" and name in self.flow.module_arguments(
-                self.info.cls
-            ):
-                # `self.qf = qf` where the class takes `self.qf.parameters()`: a module passed in
-                # (rlkit's SACTrainer(env, policy, qf1, ...)): its class is not known here
-                state.env[name] = ModuleVal(name, fw=self.fw, uid=f"m{new_id()}")
-                continue
             elif type(param.default) in (cst.Tuple, cst.List) and (
                 _string_tuple(param.default) is not None
             ):
@@ -1008,10 +990,14 @@ class FunctionInterpreter:
             type(stmt) is not cst.For
             or type(stmt.target) is not cst.Name
             or stmt.orelse is not None
-            or _has_break(stmt.body)
+            or type(stmt.iter) not in _PURE_ITERABLES
         ):
             return None
-        iterable = self.eval(stmt.iter, state.copy())
+        if type(stmt.iter) in (cst.Tuple, cst.List) and not all(
+            type(e.value) in _LITERAL_NODES for e in stmt.iter.elements
+        ):
+            return None
+        iterable = self.eval(stmt.iter, state)  # a lookup or a display of literals: no effect
         if isinstance(iterable, ConstVal) and isinstance(iterable.value, tuple):
             iterable = SeqVal(tuple(ConstVal(v) for v in iterable.value))
         if (
@@ -1021,6 +1007,7 @@ class FunctionInterpreter:
                 isinstance(i, ConstVal) and isinstance(i.value, (str, int, float, bool, type(None)))
                 for i in iterable.items
             )
+            and not _has_break(stmt.body)
         ):
             return iterable.items
         return None
@@ -2392,6 +2379,21 @@ class FunctionInterpreter:
             return ArrayVal(tensor.storage)
         if fw == "torch" and method in _NEW_TENSOR_METHODS:
             return self._new_tensor(fw, call, state)
+        if (
+            method in _MODULE_ONLY_METHODS
+            and self.info.node.name.value == "__init__"
+            and tensor.storage in self.param_storages
+            and tensor.view is None
+        ):
+            # `self.qf = qf; ... self.qf.parameters()` in `__init__`: the argument is a module of
+            # a class not known here (rlkit's SACTrainer(env, policy, qf1, ...)), from now on
+            module = ModuleVal(
+                dotted_name(receiver_expr) or "<module>", fw=fw, uid=f"m{tensor.storage}"
+            )
+            for key, held in list(state.env.items()):
+                if isinstance(held, TensorVal) and held.storage == tensor.storage:
+                    state.env[key] = replace(module, path=key)
+            return self.call_module_method(module, method, call, state)
         if method == "requires_grad_":
             positional, _ = self._args(call, state)
             flag = _literal(call.args[0].value) if call.args else True
@@ -4786,44 +4788,6 @@ _MODULE_ONLY_METHODS = frozenset(
 )
 
 
-def _module_arguments(cls: ClassInfo) -> frozenset[str]:
-    init = cls.methods.get("__init__")
-    if init is None or not isinstance(init.body, cst.IndentedBlock):
-        return frozenset()
-    kept: dict[str, str] = {}  # attribute -> the parameter it holds
-    for stmt in init.body.body:
-        if type(stmt) is not cst.SimpleStatementLine:
-            continue
-        for small in stmt.body:
-            if (
-                type(small) is cst.Assign
-                and len(small.targets) == 1
-                and type(small.value) is cst.Name
-                and dotted_name(small.targets[0].target) is not None
-            ):
-                path = dotted_name(small.targets[0].target)
-                if path.startswith("self.") and path.count(".") == 1:
-                    kept[path[5:]] = small.value.value
-    if not kept:
-        return frozenset()
-    used: set[str] = set()
-    todo: list = list(cls.methods.values())
-    while todo:
-        node = todo.pop()
-        if type(node) is cst.Call and type(node.func) is cst.Attribute:
-            receiver = dotted_name(node.func.value)
-            if (
-                node.func.attr.value in _MODULE_ONLY_METHODS
-                and receiver is not None
-                and receiver.startswith("self.")
-                and receiver[5:] in kept
-            ):
-                used.add(kept[receiver[5:]])
-        todo.extend(_subnodes(node))
-    params = {p.name.value for p in (*init.params.params, *init.params.kwonly_params)}
-    return frozenset(used & params)
-
-
 def _called_from_init(memo: tuple) -> bool:
     """A specialisation's key (``ModuleDataflow.specialized``) for a method `__init__` calls."""
     return len(memo) == 3 and bool(memo[2]) and isinstance(memo[2][0], _InitState)
@@ -5011,6 +4975,9 @@ _NUMBER_BUILTINS = frozenset({"float", "int", "bool", "complex"})
 _ITEMWISE_COMPREHENSION = 8
 # a loop over a tuple or list of up to this many literals runs once per item (exec_loop)
 _UNROLLED_LOOP = 8
+# loop iterables looked at for that: a name or attribute (a lookup), or a display of literals
+_PURE_ITERABLES = (cst.Name, cst.Attribute, cst.Tuple, cst.List)
+_LITERAL_NODES = (cst.SimpleString, cst.Integer, cst.Float, cst.Name)
 
 
 def _has_break(body) -> bool:
