@@ -2105,6 +2105,10 @@ class FunctionInterpreter:
             return GradModeVal(enabled is not False)
         if qual in _LEGACY_VARIABLE:
             return self._legacy_variable(call, state)
+        if qual == "torch.einsum":
+            contracted = self._einsum(call, state)
+            if contracted is not None:
+                return contracted
         if qual in kb.BACKWARD_FUNCTIONS:
             positional, keywords = self._args(call, state)
             roots = positional[:1] + [
@@ -3564,6 +3568,37 @@ class FunctionInterpreter:
                     )
                 )
 
+    def _einsum(self, call: cst.Call, state: State) -> Value | None:
+        """`torch.einsum("nc,ck->nk", q, queue)` of two operands, each sharing every index it
+        sums away with the other: torch contracts them with one `bmm` over views of the
+        operands, so each is saved iff the other requires grad, as by `matmul` (whose facts come
+        from the generated table; measured in tests/runtime/test_torch_surface.py). Other
+        equations (one operand, three, an index only one operand has and sums away first) stay
+        unknown: None."""
+        args = [a for a in call.args if a.keyword is None]
+        if len(args) < 2 or any(a.star for a in args) or len(args) != len(call.args):
+            return None
+        equation = _literal(args[0].value)
+        if not isinstance(equation, str) or _einsum_pairs_operands(equation) is not True:
+            return None
+        positional, _ = self._args(call, state)
+        operands = positional[1:]
+        if len(operands) == 1 and isinstance(operands[0], SeqVal):
+            operands = list(operands[0].items)  # `torch.einsum(eq, (q, k))`, the old form
+        facts = kb.function("torch.matmul", frozenset(), False)
+        if len(operands) != 2 or facts is None:
+            return self._opaque_result(positional, call, state, "`torch.einsum`", known=False)
+        return self.apply_op(
+            facts,
+            operands,
+            {},
+            call,
+            state,
+            op_text=f"`{_short(self, call)}`",
+            how="operator",
+            report_writes=False,
+        )
+
     def _new_tensor(self, fw: str, call: cst.Call, state: State) -> TensorVal:
         """`x.new_zeros(shape)` and the like: a new leaf, requiring grad only when told so
         (measured under torch 2.13: no grad_fn, its own memory, whatever `x` is)."""
@@ -4910,6 +4945,24 @@ def _names_parameters(expr: cst.BaseExpression, state: State) -> bool:
 _NEW_TENSOR_METHODS = frozenset({"new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"})
 # `torch.autograd.Variable`, as old code imports it
 _LEGACY_VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+
+
+def _einsum_pairs_operands(equation: str) -> bool | None:
+    """Whether the einsum ``equation`` has two operands, each summing away only indices the
+    other has too (then one `bmm` contracts them). None when it cannot be read."""
+    text = equation.replace(" ", "").replace("...", "")
+    inputs, arrow, output = text.partition("->")
+    operands = inputs.split(",")
+    if len(operands) != 2 or not all(o.isalpha() for o in operands):
+        return None
+    if arrow and output and not output.isalpha():
+        return None
+    a, b = set(operands[0]), set(operands[1])
+    if not arrow:
+        counts = {c: inputs.count(c) for c in a | b}
+        output = "".join(c for c in counts if counts[c] == 1)
+    kept = set(output)
+    return not ((a - b - kept) or (b - a - kept))
 
 
 def _parameter_collection(value: Value) -> bool:

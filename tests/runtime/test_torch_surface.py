@@ -1728,3 +1728,60 @@ def test_generated_table_matches_installed_torch() -> None:
 def test_sample_sizes() -> None:
     """The automatic samples stay broad as torch evolves."""
     assert len(UNARY) >= 80 and len(BINARY) >= 20
+
+
+@pytest.mark.parametrize(
+    "equation, shapes",
+    [
+        ("nc,ck->nk", ((2, 3), (3, 4))),
+        ("bhid,bhjd->bhij", ((2, 2, 3, 4), (2, 2, 5, 4))),
+        ("bhij,bhjd->bhid", ((2, 2, 3, 5), (2, 2, 5, 4))),
+        ("nc,nc->n", ((2, 3), (2, 3))),
+        ("i,j->ij", ((3,), (4,))),
+        ("b i d, b j d -> b i j", ((2, 3, 4), (2, 5, 4))),
+        ("...d,...d->...", ((2, 3, 4), (2, 3, 4))),
+    ],
+)
+def test_einsum_of_two_operands_saves_each_iff_the_other_requires_grad(equation, shapes) -> None:
+    """What dataflow._einsum assumes: for two operands that sum away only shared indices, torch
+    saves each operand iff the other requires grad (matmul's facts, from the generated table),
+    so writing one afterwards breaks the backward exactly then."""
+    from inplace_lint.analysis.dataflow import _einsum_pairs_operands
+
+    assert _einsum_pairs_operands(equation) is True
+    facts = torch_function("torch.matmul")
+    assert facts.saves == {"input": ("other",), "other": ("input",)}
+    for written in (0, 1):
+        for other_requires_grad in (True, False):
+            w = torch.randn(*shapes[written], requires_grad=True)
+            operands = [None, None]
+            operands[written] = w * 1.0  # requires grad; not a leaf, so it may be written
+            other = torch.randn(*shapes[1 - written], requires_grad=other_requires_grad)
+            operands[1 - written] = other * 1.0 if other_requires_grad else other
+            out = torch.einsum(equation, *operands)
+            with torch.no_grad():
+                operands[written].add_(1.0)
+            raised = False
+            try:
+                out.sum().backward()
+            except RuntimeError as error:
+                assert "modified by an inplace operation" in str(error)
+                raised = True
+            assert raised is other_requires_grad, (equation, written, other_requires_grad)
+
+
+def test_einsum_equations_left_unknown() -> None:
+    """An operand summed over an index the other lacks is reduced first (`ij,k->i`: the sum of
+    `k` is what the product saves), one operand or three is no single contraction: unknown."""
+    from inplace_lint.analysis.dataflow import _einsum_pairs_operands
+
+    assert _einsum_pairs_operands("ij,k->i") is False
+    assert _einsum_pairs_operands("ij,jk") is True  # implicit output: "ik"
+    assert _einsum_pairs_operands("ii->i") is None
+    assert _einsum_pairs_operands("ij,jk,kl->il") is None
+    k = torch.randn(4, requires_grad=True) * 1.0
+    a = torch.randn(2, 3, requires_grad=True)
+    out = torch.einsum("ij,k->i", a, k)
+    with torch.no_grad():
+        k.add_(1.0)
+    out.sum().backward()  # k was reduced before the product: not saved
