@@ -80,6 +80,10 @@ class FunctionSummary:
     # Paddle's sinusoidal-embedding initialisers): the caller's tensor is written so
     grad_off_params: set[int] = field(default_factory=set)
     self_param_writes: list[Write] = field(default_factory=list)  # writes to `self.<parameter>`
+    # writes to another tensor kept on `self` (a buffer: MoCo's `self.queue[:, p:q] = keys.T` in
+    # `_dequeue_and_enqueue`), by attribute name: a method of the same instance calling it
+    # replays them against what it saved of that tensor
+    self_buffer_writes: dict[str, Write] = field(default_factory=dict)
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
@@ -2825,6 +2829,12 @@ class FunctionInterpreter:
             state.env.update(callee.self_attributes)  # what `self.build_model()` built
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
+            if callee.summary.self_buffer_writes and _called_on_self(call):
+                # `self._dequeue_and_enqueue(k)`: it writes this instance's own tensors
+                for name, inner in callee.summary.self_buffer_writes.items():
+                    held = state.env.get(f"self.{name}")
+                    if isinstance(held, TensorVal):
+                        self._replay(inner, held, call, state)
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned)
             alias = callee.summary.returns_alias
@@ -3925,6 +3935,8 @@ class FunctionInterpreter:
                     self.result.summary.grad_off_params.add(index)
             elif tensor.parameter and path and path.startswith("self."):
                 self.result.summary.self_param_writes.append(write)
+            elif path and path.startswith("self.") and path.count(".") == 1:
+                self.result.summary.self_buffer_writes.setdefault(path[5:], write)
         if bumps and write.saves:
             # the saved tensor is already invalid; later writes to it are not new bugs
             state.saves.pop(tensor.storage, None)
@@ -4821,6 +4833,13 @@ _MODULE_ONLY_METHODS = frozenset(
     {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children"}
     | {"zero_grad", "state_dict", "load_state_dict", "buffers", "named_buffers"}
 )
+
+
+def _called_on_self(call: cst.Call) -> bool:
+    func = call.func
+    return (
+        type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
+    )
 
 
 def _called_from_init(memo: tuple) -> bool:
