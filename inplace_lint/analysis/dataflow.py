@@ -4895,6 +4895,10 @@ def _requiring_grad(value: SeqVal) -> SeqVal:
 def _unpack(value: Value, count: int) -> list[Value]:
     if isinstance(value, SeqVal) and len(value.items) == count:
         return list(value.items)
+    if isinstance(value, ModuleVal) and len(value.children) == count:
+        # `for attn, ff in self.layers:` over a ModuleList of ModuleLists (lucidrains' blocks):
+        # its blocks, whose tensors are the container's
+        return [replace(child, uid=value.key_root) for child in value.children]
     if isinstance(value, TensorVal) and value.nondiff_outputs:
         return [output_at(value, i) for i in range(count)]
     if isinstance(value, TensorVal) and value.view == "multi":
