@@ -115,6 +115,10 @@ class FunctionSummary:
     # module's parameters (None: nothing), and whether the result's graph reaches them
     saved_own_parameters: str | None = None
     graph_own_parameters: bool = False
+    # every return path returns the views of one multi-output call (`return
+    # self._in_proj(query).chunk(3, dim=-1)`, fairseq's in_proj_qkv): whether they require grad
+    returns_multi_view: bool | None = None
+    multi_view_returns: int = 0
     returns_parameter: bool = False
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
@@ -1172,6 +1176,16 @@ class FunctionInterpreter:
         summary.returns_alias = first if all(a == first for a in self.alias_returns) else None
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
+        multi = (
+            isinstance(value, TensorVal)
+            and value.view == "multi"
+            and value.storage not in (self.param_storages)
+        )
+        if multi and (first_return or summary.multi_view_returns == len(self.alias_returns) - 1):
+            summary.multi_view_returns += 1
+            summary.returns_multi_view = value.multi_base_requires_grad
+        elif not multi:
+            summary.multi_view_returns = -1  # one path returns something else
         lineage = lineage_of(value)
         if lineage:
             self._record_saved_inputs(lineage, state)
@@ -2856,6 +2870,15 @@ class FunctionInterpreter:
         if callee is not None:
             if callee.summary.returns_grad_free and isinstance(result, TensorVal):
                 return replace(result, requires_grad=False, lineage=frozenset())
+            if callee.summary.multi_view_returns > 0 and isinstance(result, TensorVal):
+                # the views of one chunk / split made inside: writing one in place raises
+                return replace(
+                    result,
+                    view="multi",
+                    multi_base_requires_grad=callee.summary.returns_multi_view,
+                    producer=f"{op_text} (the views of one multi-output call inside)",
+                    producer_node=call,
+                )
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
             if module is not None and module.has_parameters:
