@@ -2700,8 +2700,12 @@ class FunctionInterpreter:
             forward = None
             names = self.flow.parameter_names(entry)
             arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
-            if module.init_entry:
-                forward = self.flow.specialized(entry, (), module.init_entry)
+            # modules handed to `forward` (P2T passes its `d_convs` down to each block): the
+            # forward is analysed with them, as a local function is (only modules: tensors and
+            # lists passed to a forward stay unknown, see docs/analysis.md)
+            passed_modules = _modules_entry(arguments)
+            if module.init_entry or passed_modules:
+                forward = self.flow.specialized(entry, passed_modules, module.init_entry)
             if forward is None:
                 forward = self.flow.result(entry)
             summary = forward.summary if forward is not None else None
@@ -4856,6 +4860,20 @@ _MODULE_ONLY_METHODS = frozenset(
     {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children"}
     | {"zero_grad", "state_dict", "load_state_dict", "buffers", "named_buffers"}
 )
+
+
+def _modules_entry(arguments: list) -> tuple:
+    """The entry (``_entry_signature``) of a module's `forward` call that keeps only the modules
+    passed to it."""
+    entry: list[object] = []
+    for value in arguments:
+        if isinstance(value, ModuleVal) and value.local_class:
+            entry.append(replace(value, node=None))
+        elif isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
+            entry.append(_FrameworkModuleArg(value))
+        else:
+            entry.append(None)
+    return _trimmed(entry)
 
 
 def _called_on_self(call: cst.Call) -> bool:
