@@ -3132,7 +3132,7 @@ class FunctionInterpreter:
             init_entry: tuple = ()
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
-                init_entry = _literal_signature(arguments)
+                init_entry = _init_signature(arguments)
             return ModuleVal(
                 path=f"<{cls_name}>",
                 local_class=cls_name,
@@ -4181,6 +4181,18 @@ def _literal_signature(arguments: list) -> tuple:
     instance's ``init_entry``). Numbers are left out: sizes differ from one block to the next, and
     each distinct entry is one more analysis of the class."""
     return _trimmed([v if _flag_or_string(v) else None for v in map(_as_string_tuple, arguments)])
+
+
+def _init_signature(arguments: list) -> tuple:
+    """A local module's ``init_entry``: the literal flags and strings of its constructor call
+    (``_literal_signature``), and the framework modules it is given (`Block(nn.ReLU())`, kept as
+    `self.activation`: dgl#4202's ARMA layer), keyed by class, facts and construction site."""
+    literal = _literal_signature(arguments)
+    entry = list(literal) + [None] * (len(arguments) - len(literal))
+    for index, value in enumerate(arguments):
+        if isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
+            entry[index] = _FrameworkModuleArg(value)
+    return _trimmed(entry)
 
 
 def _as_string_tuple(value: object) -> object:
