@@ -548,3 +548,23 @@ def test_new_tensor_methods_make_fresh_tensors() -> None:
         """
     )
     assert lint_source(source, "t.py", every) == []
+
+
+def test_clone_advice_for_an_item_write_names_the_whole_tensor() -> None:
+    """pytorch_geometric_temporal#57: `T[b][t] = ...` after an op saved `T`. Advising
+    `T[b] = T[b].clone()` would itself write into `T`; the advice clones `T`."""
+    source = textwrap.dedent(
+        """
+        import torch
+
+        def step():
+            x = torch.randn(2, 3, 3, requires_grad=True)
+            T = torch.sigmoid(x)
+            T[0][1] = T[0][1] * 2
+            T.sum().backward()
+        """
+    )
+    (diagnostic,) = lint_source(source, "t.py")
+    assert diagnostic.code == "IPL001"
+    assert "`T = T.clone()`" in diagnostic.message
+    assert "T[0] = T[0].clone()" not in diagnostic.message

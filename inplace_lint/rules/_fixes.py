@@ -203,7 +203,11 @@ def advice(analysis: ModuleAnalysis, write: Write) -> str:
     if write.how in ("module", "inplace-kw"):
         return "Pass `inplace=False`."
     if write.how in ("setitem", "aug-setitem"):
-        return f"Clone it first (`{target} = {target}.clone()`) or build the value out of place."
+        # clone the whole tensor, not the item (`T[b] = T[b].clone()` would be a write too)
+        root = target.split("[", 1)[0]
+        if root and root.replace(".", "").replace("_", "").isalnum():
+            return f"Clone it first (`{root} = {root}.clone()`) or build the value out of place."
+        return "Write into a clone, or build the value out of place."
     if write.how == "out":
         return "Assign the result instead of passing `out=`."
     if write.how == "renorm":
