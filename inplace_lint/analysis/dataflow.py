@@ -116,7 +116,8 @@ class FunctionSummary:
     saved_own_parameters: str | None = None
     graph_own_parameters: bool = False
     # every return path returns the views of one multi-output call (`return
-    # self._in_proj(query).chunk(3, dim=-1)`, fairseq's in_proj_qkv): whether they require grad
+    # self._in_proj(query).chunk(3, dim=-1)`, fairseq's in_proj_qkv): whether they require grad,
+    # and how many return paths did so (-1 once one returned something else)
     returns_multi_view: bool | None = None
     multi_view_returns: int = 0
     returns_parameter: bool = False
@@ -196,8 +197,10 @@ class ModuleDataflow:
         # a method `__init__` calls runs during construction: that run comes first, so that when
         # the same write is also found by the method's analysis alone (from what `__init__` left
         # on `self` at its end), its message speaks of the tensors as they were at the call
-        in_init = [r for k, r in self.specializations.items() if _called_from_init(k)]
-        rest = [r for k, r in self.specializations.items() if not _called_from_init(k)]
+        in_init: list[FunctionResult] = []
+        rest: list[FunctionResult] = []
+        for memo, result in self.specializations.items():
+            (in_init if _called_from_init(memo) else rest).append(result)
         return in_init + list(self.results.values()) + rest
 
     def _mark_speculative(self) -> None:
@@ -283,11 +286,9 @@ class ModuleDataflow:
                 out[param.name.value] = {"True": True, "False": False, "None": None}[
                     param.default.value
                 ]
-            elif type(param.default) in (cst.Tuple, cst.List):
+            elif (names := _string_tuple(param.default)) is not None:
                 # `order=("conv", "norm", "act")` (mmcv's ConvModule): a dispatch order
-                names = _string_tuple(param.default)
-                if names is not None:
-                    out[param.name.value] = names
+                out[param.name.value] = names
         return out
 
     def parameter_names(self, key: str) -> list[str]:
@@ -619,11 +620,9 @@ class FunctionInterpreter:
                     state.env[name] = passed
                     continue
                 rg = passed
-            elif type(param.default) in (cst.Tuple, cst.List) and (
-                _string_tuple(param.default) is not None
-            ):
+            elif (order := _string_tuple(param.default)) is not None:
                 # a dispatch order left at its default (`order=("conv", "norm", "act")`)
-                state.env[name] = ConstVal(_string_tuple(param.default))
+                state.env[name] = ConstVal(order)
                 continue
             elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
@@ -1179,12 +1178,12 @@ class FunctionInterpreter:
         multi = (
             isinstance(value, TensorVal)
             and value.view == "multi"
-            and value.storage not in (self.param_storages)
+            and value.storage not in self.param_storages
         )
-        if multi and (first_return or summary.multi_view_returns == len(self.alias_returns) - 1):
+        if multi and summary.multi_view_returns >= 0:
             summary.multi_view_returns += 1
             summary.returns_multi_view = value.multi_base_requires_grad
-        elif not multi:
+        else:
             summary.multi_view_returns = -1  # one path returns something else
         lineage = lineage_of(value)
         if lineage:
@@ -1233,24 +1232,16 @@ class FunctionInterpreter:
         caller's later write to them is checked against this call."""
         summary = self.result.summary
         unnamed: set[str] = set()  # `params:` storages (submodules) saved, not yet named
-        if self.module_arguments:
-            summary.graph_module_arguments.update(
-                storage
-                for op_id, storage in self.module_ops.items()
-                if op_id in lineage and storage in self.module_arguments
-            )
         own = state.env.get("self")
         own = own.params_storage_key if isinstance(own, ModuleVal) else None
-        if own is not None and not self.is_forward_like:
-            if any(op in lineage and s == own for op, s in self.module_ops.items()):
-                summary.graph_own_parameters = True
-            reached = [
-                s
-                for s in state.saves.get(own, ())
-                if s.certain and s.op_id in lineage and s.what != "ctx attribute"
-            ]
-            if reached and summary.saved_own_parameters is None:
-                summary.saved_own_parameters = reached[0].what
+        if own is not None and self.is_forward_like:
+            own = None  # a forward's own saves are its callers' business (call_module)
+        for op_id, storage in self.module_ops.items():
+            if op_id in lineage:
+                if storage in self.module_arguments:
+                    summary.graph_module_arguments.add(storage)
+                elif storage == own:
+                    summary.graph_own_parameters = True
         for storage, saves in state.saves.items():
             reached = [
                 s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
@@ -1263,6 +1254,8 @@ class FunctionInterpreter:
                 unnamed.add(storage)
                 if storage in self.module_arguments:
                     summary.saved_module_arguments.setdefault(storage, reached[0].what)
+                elif storage == own and summary.saved_own_parameters is None:
+                    summary.saved_own_parameters = reached[0].what
         for key, held in state.env.items():
             if not key.startswith("self.") or key.count(".") != 1:
                 continue
@@ -2039,16 +2032,6 @@ class FunctionInterpreter:
             if isinstance(positional[0], ModuleVal):
                 return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
             return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
-        if (
-            type(func) is cst.Name
-            and func.value in ("list", "tuple")
-            and func.value not in state.env
-            and len(call.args) == 1
-            and call.args[0].keyword is None
-            and not call.args[0].star
-            and _names_parameters(call.args[0].value, state)
-        ):
-            return self.eval(call.args[0].value, state)  # `list(model.parameters())`
         qual = self.imports.resolve(func)
         if qual == "itertools.chain":
             # `chain(G.parameters(), E.parameters())` handed to an optimizer (PyTorch-GAN)
@@ -2194,16 +2177,7 @@ class FunctionInterpreter:
             self._args(call, state)
             rg = _literal_kw(call, "requires_grad")
             stop = _literal_kw(call, "stop_gradient")
-            requires = rg is True or stop is False
-            return TensorVal(
-                fw=fw,
-                storage=new_id(),
-                requires_grad=requires,
-                leaf=requires,
-                inference=state.inference,
-                producer=f"`{_code(self, call)}`",
-                producer_node=call,
-            )
+            return self._new_leaf(fw, rg is True or stop is False, call, state)
         keywords = _literal_keywords(call, state.env)
         write_condition = None
         if qual.rsplit(".", 1)[-1].startswith(("Dropout", "AlphaDropout", "FeatureAlphaDropout")):
@@ -3162,8 +3136,8 @@ class FunctionInterpreter:
             # `list(range(n))`, `list(torch.split(x, 2))`: a Python list (a write into its items
             # rebinds a slot); the same items when the analysis knows them
             value = positional[0] if positional else UNKNOWN
-            if isinstance(value, SeqVal):
-                return value
+            if isinstance(value, SeqVal) or _parameter_collection(value):
+                return value  # (`list(model.parameters())` handed to an optimizer)
             return Unknown(lineage_of(value))
         if not (type(callee) is cst.Name and callee.value in _READ_ONLY_BUILTINS):
             self._lists_escape(call, state)
@@ -3641,13 +3615,20 @@ class FunctionInterpreter:
         (measured under torch 2.13: no grad_fn, its own memory, whatever `x` is)."""
         self._args(call, state)
         requires = _literal_kw(call, "requires_grad", state.env) is True
+        return self._new_leaf(fw, requires, call, state, f"`{_short(self, call)}`")
+
+    def _new_leaf(
+        self, fw: str, requires: bool | None, call, state: State, producer: str | None = None
+    ) -> TensorVal:
+        """A tensor a call makes from nothing with a graph (`torch.zeros(...)`, `x.new_ones(...)`,
+        `Variable(data)`): a leaf when it requires grad."""
         return TensorVal(
             fw=fw,
             storage=new_id(),
             requires_grad=requires,
-            leaf=requires,
+            leaf=bool(requires),
             inference=state.inference,
-            producer=f"`{_short(self, call)}`",
+            producer=producer if producer is not None else f"`{_code(self, call)}`",
             producer_node=call,
         )
 
@@ -3662,20 +3643,11 @@ class FunctionInterpreter:
         if flag is None and second:
             flag = _known_literal(second[0].value, state.env)
         requires = True if flag is True else False if flag in (False, None) else None
-        producer = f"`{_code(self, call)}`"
         base = positional[0] if positional else None
         if isinstance(base, TensorVal):
-            out = _detached(base, producer, call)
+            out = _detached(base, f"`{_code(self, call)}`", call)
             return replace(out, requires_grad=requires, leaf=bool(requires))
-        return TensorVal(
-            fw="torch",
-            storage=new_id(),
-            requires_grad=requires,
-            leaf=bool(requires),
-            inference=state.inference,
-            producer=producer,
-            producer_node=call,
-        )
+        return self._new_leaf("torch", requires, call, state)
 
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
         groups = self._parameter_groups(call, state)
@@ -4187,11 +4159,13 @@ def _init_signature(arguments: list) -> tuple:
     """A local module's ``init_entry``: the literal flags and strings of its constructor call
     (``_literal_signature``), and the framework modules it is given (`Block(nn.ReLU())`, kept as
     `self.activation`: dgl#4202's ARMA layer), keyed by class, facts and construction site."""
-    literal = _literal_signature(arguments)
-    entry = list(literal) + [None] * (len(arguments) - len(literal))
-    for index, value in enumerate(arguments):
-        if isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
-            entry[index] = _FrameworkModuleArg(value)
+    entry = []
+    for value in map(_as_string_tuple, arguments):
+        module = _module_entry(value)
+        if isinstance(module, _FrameworkModuleArg):
+            entry.append(module)
+        else:
+            entry.append(value if _flag_or_string(value) else None)
     return _trimmed(entry)
 
 
@@ -4218,7 +4192,10 @@ def _flag_or_string(value: object) -> bool:
 
 
 def _string_tuple(node) -> tuple[str, ...] | None:
-    """The strings of a tuple or list display of string literals (at most _UNROLLED_LOOP)."""
+    """The strings of a tuple or list display of string literals (at most _UNROLLED_LOOP); None
+    for anything else (no default at all too)."""
+    if type(node) not in (cst.Tuple, cst.List):
+        return None
     elements = node.elements
     if not elements or len(elements) > _UNROLLED_LOOP:
         return None
@@ -4243,10 +4220,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)
         elif isinstance(value, TensorVal) and value.requires_grad is True:
             entry.append(True)
-        elif isinstance(value, ModuleVal) and value.local_class:
-            entry.append(replace(value, node=None))
-        elif isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
-            entry.append(_FrameworkModuleArg(value))
+        elif (module := _module_entry(value)) is not None:
+            entry.append(module)
         elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
         elif isinstance(value, OptimizerVal) and value.modules is not None:
@@ -4550,13 +4525,13 @@ class _StatementOrder:
 _MAX_INLINE_DEPTH = 3
 
 
-def _statements_of(node, tests: bool = False) -> Iterator:
+def _statements_of(node, tests: bool = False, loops: bool = True) -> Iterator:
     """The small statements under a block, nested blocks included, in text order (nested defs
     and classes left out); with ``tests``, each `if`/`while` test too, as an expression statement
-    before its body."""
+    before its body; without ``loops``, nested `for`/`while` loops left out too."""
     if isinstance(node, (list, tuple)):
         for item in node:
-            yield from _statements_of(item, tests)
+            yield from _statements_of(item, tests, loops)
         return
     kind = type(node)
     if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
@@ -4564,13 +4539,15 @@ def _statements_of(node, tests: bool = False) -> Iterator:
         return
     if kind is cst.FunctionDef or kind is cst.ClassDef:
         return
+    if not loops and (kind is cst.For or kind is cst.While):
+        return
     test = getattr(node, "test", None)
     if tests and isinstance(test, cst.BaseExpression):
         yield cst.Expr(test)
     for name in ("body", "handlers", "cases", "orelse", "finalbody"):
         part = getattr(node, name, None)
         if part is not None and not isinstance(part, cst.BaseExpression):
-            yield from _statements_of(part, tests)
+            yield from _statements_of(part, tests, loops)
 
 
 def _returns_value(body) -> bool:
@@ -4877,15 +4854,17 @@ _MODULE_ONLY_METHODS = frozenset(
 def _modules_entry(arguments: list) -> tuple:
     """The entry (``_entry_signature``) of a module's `forward` call that keeps only the modules
     passed to it."""
-    entry: list[object] = []
-    for value in arguments:
-        if isinstance(value, ModuleVal) and value.local_class:
-            entry.append(replace(value, node=None))
-        elif isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
-            entry.append(_FrameworkModuleArg(value))
-        else:
-            entry.append(None)
-    return _trimmed(entry)
+    return _trimmed([_module_entry(value) for value in arguments])
+
+
+def _module_entry(value: object) -> object | None:
+    """What a call's entry keeps of a module passed to it: a local module instance (without its
+    construction site), a framework module keyed by class, facts and site; None otherwise."""
+    if isinstance(value, ModuleVal) and value.local_class:
+        return replace(value, node=None)
+    if isinstance(value, ModuleVal) and value.facts is not None and value.qualname:
+        return _FrameworkModuleArg(value)
+    return None
 
 
 def _called_on_self(call: cst.Call) -> bool:
@@ -5010,13 +4989,6 @@ def _iterates_children(module: ModuleVal) -> bool:
 _ITERABLE_CONTAINERS = frozenset({"ModuleList", "Sequential", "LayerList"})
 
 
-def _names_parameters(expr: cst.BaseExpression, state: State) -> bool:
-    """`m.parameters()`, or a name bound to what such a call returned."""
-    if type(expr) is cst.Call:
-        return type(expr.func) is cst.Attribute and expr.func.attr.value == "parameters"
-    return type(expr) is cst.Name and _parameter_collection(state.env.get(expr.value))
-
-
 # tensor methods that make a new tensor of the receiver's dtype and device, with no graph
 _NEW_TENSOR_METHODS = frozenset({"new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"})
 # `torch.autograd.Variable`, as old code imports it
@@ -5111,24 +5083,7 @@ _LITERAL_NODES = (cst.SimpleString, cst.Integer, cst.Float, cst.Name)
 
 def _has_break(body) -> bool:
     """A `break` in the loop body (not in a loop nested in it, nor in a nested def)."""
-    todo = list(getattr(body, "body", ()))
-    while todo:
-        node = todo.pop()
-        kind = type(node)
-        if kind is cst.Break:
-            return True
-        if kind in (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        if kind is cst.SimpleStatementLine:
-            todo.extend(node.body)
-            continue
-        for field_name in ("body", "orelse", "handlers", "finalbody"):
-            child = getattr(node, field_name, None)
-            if isinstance(child, (list, tuple)):
-                todo.extend(child)
-            elif child is not None and isinstance(child, cst.CSTNode):
-                todo.append(child)
-    return False
+    return any(type(small) is cst.Break for small in _statements_of(body, loops=False))
 
 
 # builtins whose result is never a tensor, and those that build a Python list of their argument
