@@ -88,8 +88,11 @@ def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 def check(paths: tuple[str, ...], **opts) -> None:
     """Lint PATHS (files or directories; default: the current directory; `-` for stdin)."""
     started = time.perf_counter()
+    from inplace_lint import codegen_cache
+
     try:
-        code = _check(list(paths), opts)
+        with codegen_cache.installed():  # `import libcst` compiles less (codegen_cache.py)
+            code = _check(list(paths), opts)
     except _UsageProblem as problem:
         click.echo(f"inplace-lint: error: {problem}", err=True)
         code = EXIT_ERROR
