@@ -236,14 +236,37 @@ def speed_up_node_construction() -> int:
         return 0
     _DONE = True
     patched = 0
-    for cls in _subclasses(CSTNode):
-        init = _fast_init(cls)
-        if init is not None:
-            cls.__init__ = init
-            patched += 1
+    for cls, init in (_PREPARED if _PREPARED is not None else _fast_inits(CSTNode)).items():
+        cls.__init__ = init
+        patched += 1
     if "__post_init__" in CSTNode.__dict__:  # for classes left alone
         CSTNode.__post_init__ = _no_validation
     return patched
+
+
+def prepare_node_construction() -> None:
+    """Build the ``__init__`` functions ``speed_up_node_construction`` installs, without
+    installing them: called in a parent process before it forks workers, so that each worker
+    only sets them (building them, ~850 small functions compiled, is ~13 ms per process)."""
+    global _PREPARED
+    try:
+        from libcst._nodes.base import CSTNode
+    except ImportError:
+        return
+    if _PREPARED is None:
+        _PREPARED = _fast_inits(CSTNode)
+
+
+_PREPARED: dict[type, object] | None = None
+
+
+def _fast_inits(root: type) -> dict[type, object]:
+    found = {}
+    for cls in _subclasses(root):
+        init = _fast_init(cls)
+        if init is not None:
+            found[cls] = init
+    return found
 
 
 def _no_validation(self) -> None:

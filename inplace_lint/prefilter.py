@@ -534,9 +534,12 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
     typed: list[ast.AST] = []  # annotations and isinstance() classes: named, not used as values
     pop, push = stack.pop, stack.append
     Name, Attribute, Call, AST, Load = ast.Name, ast.Attribute, ast.Call, ast.AST, ast.Load
+    Constant, Assign, AugAssign = ast.Constant, ast.Assign, ast.AugAssign
     arg, annotated, defs = ast.arg, ast.AnnAssign, _DEFS
     for_candidates = _CANDIDATE_TESTS
     child_fields = _CHILD_FIELDS
+    # The most frequent kinds first, each finished where it is handled (a name, a constant and
+    # an attribute are no candidates and have at most one child to visit).
     while stack:
         node = pop()
         kind = type(node)
@@ -551,7 +554,11 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
             attrs.add(node.attr)
             if type(node.ctx) is Load:
                 read_attrs.add(node.attr)
-        elif kind is Call:
+            push(node.value)
+            continue
+        if kind is Constant:
+            continue
+        if kind is Call:
             func = node.func
             name = func.id if type(func) is Name else func.attr if type(func) is Attribute else ""
             called.add(name)
@@ -587,7 +594,7 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
                 if not seed and for_candidates[kind](node):
                     seed = True
                 continue
-        elif kind is ast.Assign:
+        elif kind is Assign:
             _parameter_assigns(
                 node.targets, node.value, param_targets, param_sources, param_locals, param_named
             )
@@ -599,7 +606,7 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
                     seed = True
                 elif found:  # holds only if a name is a number or a container (below)
                     conditions.extend(found)
-        if kind is ast.AugAssign:
+        if kind is AugAssign:
             read_attrs.update(_target_names(node))
         fields = child_fields.get(kind)
         if fields is None:

@@ -191,6 +191,9 @@ def _in_pool(tasks, table, fix, workers, stats):
         from inplace_lint.analysis.knowledge import preload
 
         preload()  # and the knowledge tables, which a worker would otherwise load on first use
+        from inplace_lint.fastcst import prepare_node_construction
+
+        prepare_node_construction()  # built once here, installed by each worker
     pool = context.Pool(workers, initializer=_init_pool_worker, initargs=(table, fix))
     try:
         for done in pool.imap_unordered(_lint_batch, _batches(tasks), chunksize=1):

@@ -14,6 +14,8 @@ from inplace_lint import codegen_cache
 
 
 def _make_classes():
+    import libcst  # noqa: F401 - the cache serves what is made once libcst is imported
+
     @dataclasses.dataclass(frozen=True)
     class Point:
         x: int
