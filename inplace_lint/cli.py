@@ -271,7 +271,7 @@ def _run(files: list[Path], resolver, *, jobs, cache_dir, fix: str, write: bool)
         except ImportError:
             run = None
         if run is not None:
-            return run(files, resolver, jobs=jobs, cache_dir=cache_dir, fix=fix)
+            return run(files, resolver, jobs=jobs, cache_dir=cache_dir, fix=fix, own_process=True)
     from inplace_lint.files import lint_file
 
     results = [lint_file(path, resolver(path), fix=fix, write=write) for path in files]

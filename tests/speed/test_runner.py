@@ -143,3 +143,43 @@ def test_batches_keep_order_and_cover_every_task():
     assert [len(b) for b in batches[:3]] == [1, 1, 3]  # a large file travels alone
     assert all(len(b) <= _BATCH_FILES for b in batches)
     assert all(sum(t.size for t in b[:-1]) < _BATCH_BYTES for b in batches)
+
+
+OWN_PROCESS_RUN = """
+import pickle, sys
+from pathlib import Path
+from inplace_lint import fastcst
+from inplace_lint.runner import run
+from inplace_lint.settings import Settings
+from inplace_lint.rules import all_rules
+
+every = Settings(enabled=frozenset(all_rules()))
+files = [Path(p) for p in sys.argv[1:]]
+results = run(files, lambda p: every, jobs=1, own_process=True)
+assert fastcst._PARSER is not None and fastcst._DONE  # the speed-ups were taken
+sys.stdout.buffer.write(pickle.dumps([(r.path, r.diagnostics) for r in results]))
+"""
+
+
+def test_own_process_speed_ups_give_the_same_results() -> None:
+    """The command line's in-process run takes the workers' speed-ups (``own_process``): the
+    same diagnostics, fixes included, with every rule, on every fixture. In a fresh interpreter:
+    the speed-ups are for the whole process."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    from inplace_lint.rules import all_rules
+
+    every = Settings(enabled=frozenset(all_rules()))
+    plain = run(FIXTURE_FILES, lambda p: every, jobs=1)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    out = subprocess.run(
+        [sys.executable, "-c", OWN_PROCESS_RUN, *map(str, FIXTURE_FILES)],
+        capture_output=True,
+        env=env,
+        check=True,
+    ).stdout
+    assert pickle.loads(out) == _key(plain)
+    assert any(r.diagnostics for r in plain)
