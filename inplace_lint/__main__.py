@@ -1,6 +1,6 @@
 """`python -m inplace_lint` is the `inplace-lint` command."""
 
-from inplace_lint.cli import main
+from inplace_lint.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

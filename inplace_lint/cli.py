@@ -7,6 +7,7 @@ that does not exist, or an internal error in a rule (IPL903).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -25,6 +26,19 @@ class _Group(click.Group):
     def main(self, *args, **kwargs):  # type: ignore[override]
         kwargs.setdefault("prog_name", "inplace-lint")
         return super().main(*args, **kwargs)
+
+
+# Set by ``entry``: this process is the `inplace-lint` program, not a library or test caller
+# invoking ``main``, so the run may change process-wide things for speed (the codegen cache,
+# libcst's fast constructors in process: runner.run(own_process=True)).
+_OWN_PROCESS = False
+
+
+def entry() -> None:
+    """The `inplace-lint` program (the console script and `python -m inplace_lint`)."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
+    main()
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,7 +105,8 @@ def check(paths: tuple[str, ...], **opts) -> None:
     from inplace_lint import codegen_cache
 
     try:
-        with codegen_cache.installed():  # `import libcst` compiles less (codegen_cache.py)
+        # `import libcst` compiles less (codegen_cache.py); only in a process of our own
+        with codegen_cache.installed() if _OWN_PROCESS else contextlib.nullcontext():
             code = _check(list(paths), opts)
     except _UsageProblem as problem:
         click.echo(f"inplace-lint: error: {problem}", err=True)
@@ -271,7 +286,9 @@ def _run(files: list[Path], resolver, *, jobs, cache_dir, fix: str, write: bool)
         except ImportError:
             run = None
         if run is not None:
-            return run(files, resolver, jobs=jobs, cache_dir=cache_dir, fix=fix, own_process=True)
+            return run(
+                files, resolver, jobs=jobs, cache_dir=cache_dir, fix=fix, own_process=_OWN_PROCESS
+            )
     from inplace_lint.files import lint_file
 
     results = [lint_file(path, resolver(path), fix=fix, write=write) for path in files]

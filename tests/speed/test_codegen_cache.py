@@ -118,9 +118,10 @@ def test_cli_run_fills_then_uses_the_cache(tmp_path):
             misses.append(self.misses)
             original(self)
         codegen_cache.CodegenCache.save = save
-        from inplace_lint.cli import main
+        from inplace_lint.cli import entry
+        sys.argv = ["inplace-lint", "check", sys.argv[1], "--no-cache", "--exit-zero", "-q"]
         try:
-            main(["check", sys.argv[1], "--no-cache", "--exit-zero", "-q"])
+            entry()
         except SystemExit:
             pass
         print("misses", misses[0])
