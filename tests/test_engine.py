@@ -568,3 +568,34 @@ def test_clone_advice_for_an_item_write_names_the_whole_tensor() -> None:
     assert diagnostic.code == "IPL001"
     assert "`T = T.clone()`" in diagnostic.message
     assert "T[0] = T[0].clone()" not in diagnostic.message
+
+
+def test_item_replaced_in_what_may_be_a_list_or_dict() -> None:
+    """`feats[j] = F.normalize(feats[j])` on an opaque module's output or an argument: a list
+    or a dict takes it (PaddleSeg STFPM, PaddleVideo T2VLAD) unless the function uses the name
+    as only a tensor can be used; then it is reported."""
+    template = """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from mylib import build_backbone
+
+        class Net(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.backbone = build_backbone(cfg)
+
+            def forward(self, x):
+                feats = self.backbone(x)
+                {use}
+                for j in range(len(feats)):
+                    feats[j] = F.normalize(feats[j], dim=1)
+                return feats
+    """
+    assert codes(template.format(use="pass")) == []
+    for use in ("n = feats.shape[0]", "m = feats * 2", "f = feats[:, 0]", "m = torch.relu(feats)"):
+        found = codes(template.format(use=use))
+        assert any(code in ("IPL001", "IPL203") for _, code in found), (use, found)
+    # a list's own methods, a loop, `len`, a sequence op: still maybe a list
+    for use in ("feats.append(x)", "m = torch.cat(feats)", "print(len(feats), feats[1:])"):
+        assert codes(template.format(use=use)) == [], use

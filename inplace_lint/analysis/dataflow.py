@@ -1466,10 +1466,14 @@ class FunctionInterpreter:
     ) -> None:
         how = "aug-setitem" if augmented else "setitem"
         if isinstance(base, TensorVal) and (
-            _keyed_by_string(target) or (type(node) is cst.Assign and _never_an_item(node.value))
+            _keyed_by_string(target)
+            or (
+                type(node) is cst.Assign
+                and (_never_an_item(node.value) or self._may_be_a_container(base, target, state))
+            )
         ):
             # `d["key"] = v`: a mapping; `slicer[dim] = slice(0, n)`: a list (no tensor holds
-            # a slice or a string)
+            # a slice or a string); `feats[j] = F.normalize(feats[j])`: maybe a list
             self._not_a_tensor(target, state)
         elif isinstance(base, TensorVal):
             full = _is_full_slice(target)
@@ -1486,6 +1490,30 @@ class FunctionInterpreter:
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
             self._numpy_write(base, state, node, target.value)
+
+    def _may_be_a_container(self, base: TensorVal, target: cst.Subscript, state: State) -> bool:
+        """`s_feat[j] = F.normalize(s_feat[j], axis=1)` (PaddleSeg's STFPM), `experts[modality] =
+        experts[modality].max(axis=1)` (PaddleVideo's T2VLAD): an item of a name replaced by one
+        plain key, where the name's tensor-ness was only assumed (an argument, or what a module
+        or function we cannot see returned: backbones return lists of feature maps, forwards
+        take dicts of features) and nothing in the function uses the name as only a tensor can
+        be used (an attribute other than a list's or a dict's, an operator, a tuple or `...`
+        key, a framework function given it). A list or a dict takes such a write without any
+        tensor being written, so no finding can be promised."""
+        name = target.value
+        if type(name) is not cst.Name or (base.known and base.storage not in self.param_storages):
+            return False
+        if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
+            return False
+        key = target.slice[0].slice.value
+        if type(key) is cst.Integer:
+            pass
+        elif type(key) is cst.Name and key.value not in ("None", "Ellipsis"):
+            if isinstance(state.env.get(key.value), TensorVal):
+                return False  # `x[mask] = 0`, `x[idx] = v`: an index tensor
+        else:
+            return False
+        return not _used_as_tensor(self.info.node.body, name.value, self.imports)
 
     def _not_a_tensor(self, expr: cst.Subscript, state: State) -> None:
         """A tensor cannot be indexed by a string (`TypeError`): the name indexed so is a mapping
@@ -5271,6 +5299,79 @@ def _compares_name(root: cst.CSTNode, name: str) -> bool:
                 return True
         stack.extend(_subnodes(node))
     return False
+
+
+def _used_as_tensor(root: cst.CSTNode, name: str, imports) -> bool:
+    """Whether ``name`` is used under ``root`` in a way only a tensor (or an array) allows: an
+    attribute that is not a list's or a dict's (`x.shape`, `x.view(...)`), an arithmetic or
+    ordering operand, an augmented assignment of something that is not a list, a tuple, slice
+    or `...` key (`x[:, 0]`), or an argument of a framework function other than those taking a
+    sequence of tensors (`torch.cat(xs)`). Subscripts with one key, `len()`, loops, calls of
+    other functions and returns are what a list or a dict allows too."""
+
+    def is_name(node) -> bool:
+        return type(node) is cst.Name and node.value == name
+
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Attribute:
+            if is_name(node.value) and node.attr.value not in _CONTAINER_METHODS:
+                return True
+        elif kind is cst.BinaryOperation:
+            if is_name(node.left) or is_name(node.right):
+                return True
+        elif kind is cst.UnaryOperation:
+            if is_name(node.expression) and type(node.operator) is not cst.Not:
+                return True
+        elif kind is cst.Comparison:
+            sides = [node.left, *(c.comparator for c in node.comparisons)]
+            if any(is_name(side) for side in sides) and any(
+                type(c.operator) not in _IDENTITY_OPERATORS for c in node.comparisons
+            ):
+                return True
+        elif kind is cst.AugAssign:
+            if is_name(node.target) and type(node.value) not in _SEQUENCE_DISPLAYS:
+                return True
+        elif kind is cst.Subscript:
+            if is_name(node.value) and _tensor_key(node):
+                return True
+        elif kind is cst.Call and any(is_name(arg.value) for arg in node.args):
+            qual = imports.resolve(node.func)
+            if (
+                qual is not None
+                and qual.startswith(("torch.", "paddle."))
+                and qual.rsplit(".", 1)[-1] not in _SEQUENCE_OPS
+            ):
+                return True
+        stack.extend(_subnodes(node))
+    return False
+
+
+def _tensor_key(subscript: cst.Subscript) -> bool:
+    """A key only a tensor or an array takes: several (`x[:, 0]`), `...`, `None`."""
+    if len(subscript.slice) != 1:
+        return True
+    element = subscript.slice[0].slice
+    if type(element) is not cst.Index:
+        return False  # a slice: lists take those too
+    key = element.value
+    return type(key) in (cst.Tuple, cst.Ellipsis) or (type(key) is cst.Name and key.value == "None")
+
+
+# what a list or a dict answers too: using one of these tells nothing of a tensor
+_CONTAINER_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "index", "count", "sort"}
+    | {"reverse", "copy", "items", "keys", "values", "get", "update", "setdefault"}
+)
+_IDENTITY_OPERATORS = (cst.Is, cst.IsNot, cst.In, cst.NotIn, cst.Equal, cst.NotEqual)
+_SEQUENCE_DISPLAYS = (cst.List, cst.Tuple, cst.ListComp)
+# framework functions that take a sequence of tensors
+_SEQUENCE_OPS = frozenset(
+    {"cat", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack"}
+    | {"broadcast_tensors", "meshgrid", "block_diag", "add_n", "multi_dot", "chain_matmul"}
+)
 
 
 def _subnodes(node) -> list:
