@@ -1492,16 +1492,16 @@ class FunctionInterpreter:
             self._numpy_write(base, state, node, target.value)
 
     def _may_be_a_container(self, base: TensorVal, target: cst.Subscript, state: State) -> bool:
-        """`s_feat[j] = F.normalize(s_feat[j], axis=1)` (PaddleSeg's STFPM), `experts[modality] =
-        experts[modality].max(axis=1)` (PaddleVideo's T2VLAD): an item of a name replaced by one
-        plain key, where the name's tensor-ness was only assumed (an argument, or what a module
-        or function we cannot see returned: backbones return lists of feature maps, forwards
-        take dicts of features) and nothing in the function uses the name as only a tensor can
-        be used (an attribute other than a list's or a dict's, an operator, a tuple or `...`
-        key, a framework function given it). A list or a dict takes such a write without any
-        tensor being written, so no finding can be promised."""
+        """`s_feat[j] = F.normalize(s_feat[j], axis=1)` (PaddleSeg's STFPM): an item of a name
+        replaced by one plain key, where the name's tensor-ness was only assumed (what a module
+        or function we cannot see returned: backbones return lists of feature maps) and nothing
+        in the function uses the name as only a tensor can be used (an attribute other than a
+        list's or a dict's, an operator, a tuple or `...` key, a framework function given it).
+        A list or a dict takes such a write without any tensor being written, so no finding can
+        be promised. Not for arguments: a helper's `a[0] = 0` is replayed on what its callers
+        pass, which the callers know (docs/analysis.md, session 13)."""
         name = target.value
-        if type(name) is not cst.Name or (base.known and base.storage not in self.param_storages):
+        if type(name) is not cst.Name or base.known:
             return False
         if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
             return False
