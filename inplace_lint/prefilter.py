@@ -979,6 +979,10 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
             deps += _methods_named(cls, entry)  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
         if cls.name in unit.scan.read_names:
             deps += _inits_read_through(cls, unit.attrs, module)
+    # `def edit(model): model.bert.encoder.layer[i].output.dense.weight[:, p] -= d` given a
+    # `BertForMaskedLM()` by its caller: the chain is resolved through the `__init__` of every
+    # class whose instance may be there, which this unit does not name
+    deps += _inits_assigning(unit.scan.read_attrs, module)
     if unit.owner is None:
         return deps
     deps += _methods_named(unit.owner, unit.attrs)  # self.m()
@@ -1031,6 +1035,17 @@ def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_U
                 found += owner.init
                 for names in read:
                     todo += module.named(module.classes, set(names))
+    return found
+
+
+def _inits_assigning(attrs: set[str], module: _Module) -> list[_Unit]:
+    """The `__init__` of every local class that binds one of ``attrs`` on `self`, and what
+    ``_inits_read_through`` follows from there."""
+    found: list[_Unit] = []
+    for classes in module.classes.values():
+        for cls in classes:
+            if any(not targets.isdisjoint(attrs) for targets, _, _ in cls.assigns):
+                found += _inits_read_through(cls, attrs, module)
     return found
 
 

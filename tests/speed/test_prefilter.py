@@ -392,6 +392,33 @@ CASES = {
         """,
         "return self.act(torch.sigmoid(x))",
     ),
+    "a chain of attributes read in a helper given its caller's instance": (
+        # knowledge-neurons#14: the helper names no class; its caller builds the model
+        """
+        class Output(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.dense = nn.Linear(4, 4)
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = nn.ModuleList([Output() for _ in range(2)])
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = Encoder()
+
+        def edit(model, pos, delta):
+            model.encoder.layer[pos].dense.weight[:, pos] -= delta
+
+        def main():
+            model = Model()
+            edit(model, 1, 0.5)
+        """,
+        "self.dense = nn.Linear(4, 4)",
+    ),
     "a layer subclass given a plain tensor for its own weight (IPL014)": (
         """
         class MaskedLinear(nn.Linear):
