@@ -115,6 +115,18 @@ class FunctionSummary:
     # module's parameters (None: nothing), and whether the result's graph reaches them
     saved_own_parameters: str | None = None
     graph_own_parameters: bool = False
+    # a method of a class holding modules (`self.critic`) whose returned value went through
+    # their calls (SAC's `q1_loss, q2_loss, ... = self.calc_critic_loss(batch)`): by attribute
+    # name, what those calls saved of the submodules' parameters, and the submodules the
+    # result's graph reaches (a backward through it gives them gradients). A caller that calls
+    # it on `self` sees the same submodules under the same names
+    saved_self_submodules: dict[str, str] = field(default_factory=dict)
+    graph_self_submodules: set[str] = field(default_factory=set)
+    # a training-step helper (`def update_params(optim, net, loss): optim.zero_grad();
+    # loss.backward(); optim.step()`): its backwards of arguments and steps of argument
+    # optimizers, in order, as ("backward", index, retain) / ("step", index, the step's call);
+    # the caller replays them on what it passed
+    train_steps: list[tuple[str, int, object]] = field(default_factory=list)
     # every return path returns the views of one multi-output call (`return
     # self._in_proj(query).chunk(3, dim=-1)`, fairseq's in_proj_qkv): whether they require grad,
     # and how many return paths did so (-1 once one returned something else)
@@ -471,6 +483,7 @@ class FunctionInterpreter:
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
+        self.param_index: dict[str, int] = {}  # parameter name -> index (self / ctx left out)
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.module_arguments: set[str] = set()  # parameter storages of modules passed in
         self.violated: set[object] = set()  # storages already written after a save
@@ -601,6 +614,7 @@ class FunctionInterpreter:
                 continue
             storage = new_id()
             self.param_storages[storage] = index
+            self.param_index[name] = index
             index += 1
             rg: bool | None = None
             if self.is_forward_like and param.default is None:
@@ -1236,12 +1250,18 @@ class FunctionInterpreter:
         own = own.params_storage_key if isinstance(own, ModuleVal) else None
         if own is not None and self.is_forward_like:
             own = None  # a forward's own saves are its callers' business (call_module)
+        graph: set[str] = set()
         for op_id, storage in self.module_ops.items():
             if op_id in lineage:
                 if storage in self.module_arguments:
                     summary.graph_module_arguments.add(storage)
                 elif storage == own:
                     summary.graph_own_parameters = True
+                elif isinstance(storage, frozenset):
+                    graph.update(storage)
+                else:
+                    graph.add(storage)
+        unnamed_what: dict[str, str] = {}
         for storage, saves in state.saves.items():
             reached = [
                 s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
@@ -1252,6 +1272,7 @@ class FunctionInterpreter:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
             if isinstance(storage, str) and storage.startswith("params:"):
                 unnamed.add(storage)
+                unnamed_what.setdefault(storage, reached[0].what)
                 if storage in self.module_arguments:
                     summary.saved_module_arguments.setdefault(storage, reached[0].what)
                 elif storage == own and summary.saved_own_parameters is None:
@@ -1259,6 +1280,13 @@ class FunctionInterpreter:
         for key, held in state.env.items():
             if not key.startswith("self.") or key.count(".") != 1:
                 continue
+            if isinstance(held, ModuleVal) and not self.is_forward_like:
+                if held.params_storage_key in graph:
+                    summary.graph_self_submodules.add(key[len("self.") :])
+                if held.params_storage_key in unnamed_what:
+                    summary.saved_self_submodules.setdefault(
+                        key[len("self.") :], unnamed_what[held.params_storage_key]
+                    )
             if isinstance(held, ModuleVal) and held.params_storage_key in unnamed:
                 # `self.seq0(x)` saved that submodule's parameters: named by its attribute
                 summary.saved_parameter_names.add(key[len("self.") :])
@@ -2312,6 +2340,9 @@ class FunctionInterpreter:
             self._args(call, state)
             if method == "step":
                 self.optimizer_step(receiver, call, state)
+                if type(receiver_expr) is cst.Name and receiver_expr.value in self.param_index:
+                    index = self.param_index[receiver_expr.value]
+                    self.result.summary.train_steps.append(("step", index, call))
             return UNKNOWN
         if isinstance(receiver, ParamsVal):
             self._args(call, state)
@@ -2387,6 +2418,9 @@ class FunctionInterpreter:
                 or _literal_kw(call, "create_graph") is True
             )
             self.backward(tensor.lineage or None, state, retain)
+            if tensor.storage in self.param_storages:
+                index = self.param_storages[tensor.storage]
+                self.result.summary.train_steps.append(("backward", index, retain))
             return UNKNOWN
         if method in ("detach", "detach_"):
             self._args(call, state)
@@ -2849,6 +2883,8 @@ class FunctionInterpreter:
             state.env.update(callee.self_attributes)  # what `self.build_model()` built
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
+            if callee.summary.train_steps:
+                self._replay_train_steps(callee.summary.train_steps, arguments, call, state)
             if callee.summary.self_buffer_writes and _called_on_self(call):
                 # `self._dequeue_and_enqueue(k)`: it writes this instance's own tensors
                 for name, inner in callee.summary.self_buffer_writes.items():
@@ -2887,6 +2923,8 @@ class FunctionInterpreter:
                 )
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
+            if _called_on_self(call):
+                self._apply_self_submodules(callee.summary, result, call, state, op_text)
             if module is not None and module.has_parameters:
                 self._apply_own_parameters(callee.summary, module, result, call, state, op_text)
         return result
@@ -2906,6 +2944,44 @@ class FunctionInterpreter:
             )
         if summary.graph_own_parameters and op_id not in self.module_ops:
             self.module_ops[op_id] = module.params_storage_key
+
+    def _replay_train_steps(
+        self, steps: list[tuple[str, int, object]], arguments: list, call, state: State
+    ) -> None:
+        """`update_params(self.q1_optim, self.critic.Q1, q1_loss)`: the helper's backward of an
+        argument runs through the graph of what this caller passed, and its step of an argument
+        optimizer updates what that optimizer holds here (``FunctionSummary.train_steps``); the
+        step is reported where the helper steps, for this call, as a helper's other writes are."""
+        for kind, index, detail in steps:
+            value = arguments[index] if index < len(arguments) else None
+            if kind == "backward" and isinstance(value, TensorVal):
+                self.backward(value.lineage or None, state, bool(detail))
+            elif kind == "step" and isinstance(value, OptimizerVal):
+                self.optimizer_step(value, detail, state, callee=call)
+
+    def _apply_self_submodules(
+        self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
+    ) -> None:
+        """`self.calc_loss(batch)` whose result went through `self.critic(...)` inside: this
+        call saved `self.critic`'s parameters, and a backward through its result gives them
+        gradients (``FunctionSummary.saved_self_submodules``)."""
+        op_id = _last_op_id(result)
+        if op_id is None or not state.grad_enabled:
+            return
+        if not summary.saved_self_submodules and not summary.graph_self_submodules:
+            return
+        reached: set[str] = set()
+        for name in summary.graph_self_submodules | summary.saved_self_submodules.keys():
+            held = state.env.get(f"self.{name}")
+            if not isinstance(held, ModuleVal):
+                continue
+            what = summary.saved_self_submodules.get(name)
+            if what is not None:
+                state.add_save(held.params_storage_key, Save(_unquote(op_text), call, op_id, what))
+            if name in summary.graph_self_submodules:
+                reached.add(held.params_storage_key)
+        if reached and op_id not in self.module_ops:
+            self.module_ops[op_id] = frozenset(reached)
 
     def _alias_of(self, base: TensorVal, kind: str, call, state: State, op_text: str) -> Value:
         """A callee's result that is its argument ``base`` itself, a view of it, or its detached
@@ -3727,7 +3803,9 @@ class FunctionInterpreter:
             return OptimizerVal(None, fw=fw)
         return OptimizerVal(tuple(modules), fw=fw, labels=tuple(labels))
 
-    def optimizer_step(self, optimizer: OptimizerVal, call: cst.Call, state: State) -> None:
+    def optimizer_step(
+        self, optimizer: OptimizerVal, call: cst.Call, state: State, callee=None
+    ) -> None:
         if optimizer.modules is None:
             # an optimizer the analysis cannot tie to its parameters (an unknown class, or one
             # returned by a wrapper such as opacus' make_private): it updates the one model
@@ -3774,6 +3852,7 @@ class FunctionInterpreter:
                 op_text=text,
                 bumps=optimizer.fw != "paddle",
                 grad_override=False,
+                callee=callee,
             )
 
     def _label_of(self, storage: str, state: State) -> str:
