@@ -94,6 +94,9 @@ class FunctionSummary:
     # every return path returns a tensor without a graph (`return x.detach()`, made under
     # no_grad): the caller's result does not require grad and no backward runs through the call
     returns_grad_free: bool = False
+    # every return path returns Python values without a graph (`return bool(t.item()),
+    # q.argmax().item()`): the caller's result carries none of its arguments' graph
+    returns_graphless: bool = False
     # every return path returns one argument itself, a view of it or its `.detach()` (the same
     # memory): (argument index, "same" | "view" | "detach")
     returns_alias: tuple[int, str] | None = None
@@ -484,6 +487,7 @@ class FunctionInterpreter:
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.param_index: dict[str, int] = {}  # parameter name -> index (self / ctx left out)
+        self.param_origins: dict[int, int] = {}  # an argument's own lineage id -> its index
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.module_arguments: set[str] = set()  # parameter storages of modules passed in
         self.violated: set[object] = set()  # storages already written after a save
@@ -642,12 +646,17 @@ class FunctionInterpreter:
                 state.env[name] = UNKNOWN
                 continue
             self.param_entry_rg[storage] = rg
+            # a lineage of its own: a backward of what is computed from the argument inside is
+            # tied to the caller's graph of it (``FunctionSummary.train_steps``)
+            origin = new_id()
+            self.param_origins[origin] = index - 1
             state.env[name] = TensorVal(
                 fw=self.fw,
                 storage=storage,
                 requires_grad=rg,
                 producer=f"the argument `{name}`",
                 known=True,
+                lineage=frozenset({origin}),
             )
 
     def _bind_self(self, state: State) -> None:
@@ -1189,6 +1198,9 @@ class FunctionInterpreter:
         summary.returns_alias = first if all(a == first for a in self.alias_returns) else None
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
+        summary.returns_graphless = _graphless(value) and (
+            summary.returns_graphless or first_return
+        )
         multi = (
             isinstance(value, TensorVal)
             and value.view == "multi"
@@ -2418,8 +2430,8 @@ class FunctionInterpreter:
                 or _literal_kw(call, "create_graph") is True
             )
             self.backward(tensor.lineage or None, state, retain)
-            if tensor.storage in self.param_storages:
-                index = self.param_storages[tensor.storage]
+            for origin in sorted(tensor.lineage & self.param_origins.keys()):
+                index = self.param_origins[origin]
                 self.result.summary.train_steps.append(("backward", index, retain))
             return UNKNOWN
         if method in ("detach", "detach_"):
@@ -2898,13 +2910,18 @@ class FunctionInterpreter:
                 base = arguments[alias[0]]
                 if isinstance(base, TensorVal):
                     return self._alias_of(base, alias[1], call, state, op_text)
+        if callee is not None and callee.summary.returns_graphless:
+            return UNKNOWN  # Python values: none of the arguments' graph reaches them
         known = bool(callee and callee.summary.returns_known)
+        # `to_tensor(obs)` given a numpy array: a tensor without a graph, whatever it was given
+        grad_free = bool(callee and callee.summary.returns_grad_free)
         result = self._opaque_result(
             positional + list(keywords.values()),
             call,
             state,
             op_text,
             known=known,
+            requires_grad=False if grad_free else None,
             saves_output=bool(callee and callee.summary.returns_saved_output),
             opaque=callee is None or callee.summary.opaque_inside,
             uses_views=callee is None,
@@ -2937,12 +2954,15 @@ class FunctionInterpreter:
         op_id = _last_op_id(result)
         if op_id is None or not state.grad_enabled:
             return
-        if summary.saved_own_parameters is not None:
-            state.add_save(
-                module.params_storage_key,
-                Save(_unquote(op_text), call, op_id, summary.saved_own_parameters),
-            )
-        if summary.graph_own_parameters and op_id not in self.module_ops:
+        # its submodules' parameters are the module's too (`model.get_state(obs)` returning
+        # `self.features(obs)`: `model.parameters()` holds them)
+        saved = summary.saved_own_parameters
+        if saved is None and summary.saved_self_submodules:
+            saved = next(iter(summary.saved_self_submodules.values()))
+        if saved is not None:
+            state.add_save(module.params_storage_key, Save(_unquote(op_text), call, op_id, saved))
+        graph = summary.graph_own_parameters or bool(summary.graph_self_submodules)
+        if graph and op_id not in self.module_ops:
             self.module_ops[op_id] = module.params_storage_key
 
     def _replay_train_steps(
@@ -4211,6 +4231,18 @@ def _unquote(text: str) -> str:
 def _short_class(module: ModuleVal) -> str:
     """`nn.Sigmoid` for torch.nn.Sigmoid, `nn.Conv2D` for paddle.nn.Conv2D."""
     return "nn." + (module.qualname or module.path).rsplit(".", 1)[-1]
+
+
+def _graphless(value: Value) -> bool:
+    """A Python value that no graph reaches: a constant, an unknown value without lineage, or a
+    tuple or list of them."""
+    if isinstance(value, ConstVal):
+        return True
+    if isinstance(value, Unknown):
+        return not value.lineage
+    if isinstance(value, SeqVal):
+        return not value.lineage and all(_graphless(i) for i in value.items)
+    return False
 
 
 def _portable(value: Value) -> bool:
