@@ -286,7 +286,8 @@ class ModuleDataflow:
         return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
-        """Parameters whose default is True, False or None."""
+        """Parameters whose default is True, False, None or a string (`NL='relu'`: NWPU-MOC's
+        Conv2d, whose `__init__` builds `self.relu` only when it is 'relu')."""
         info = self.index.functions.get(key)
         if info is None:
             return {}
@@ -304,6 +305,10 @@ class ModuleDataflow:
             elif (names := _string_tuple(param.default)) is not None:
                 # `order=("conv", "norm", "act")` (mmcv's ConvModule): a dispatch order
                 out[param.name.value] = names
+            elif type(param.default) is cst.SimpleString:
+                value = _literal(param.default)
+                if isinstance(value, str):
+                    out[param.name.value] = value
         return out
 
     def parameter_names(self, key: str) -> list[str]:
