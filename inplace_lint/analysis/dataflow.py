@@ -38,6 +38,7 @@ from inplace_lint.analysis.imports import dotted_name
 from inplace_lint.analysis.index import ClassInfo, FunctionInfo, ModuleIndex
 from inplace_lint.analysis.snippets import snippet
 from inplace_lint.analysis.values import (
+    GENERIC_SUBMODULE,
     PARAMETER_LOOP_PRODUCER,
     UNKNOWN,
     ArrayVal,
@@ -51,10 +52,12 @@ from inplace_lint.analysis.values import (
     Save,
     SeqVal,
     State,
+    SubmodulesVal,
     TensorVal,
     Unknown,
     Value,
     ZipVal,
+    generic_submodule,
     lineage_of,
     merge_states,
     merge_values,
@@ -2545,6 +2548,13 @@ class FunctionInterpreter:
             )
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state, method=method)
+        if method in _SUBMODULE_ITERATORS:
+            self._args(call, state)
+            return SubmodulesVal(module, named=method.startswith("named_"))
+        if method == "apply" and len(call.args) == 1 and call.args[0].keyword is None:
+            applied = self._apply_to_submodules(module, call, state)
+            if applied is not None:
+                return applied
         if method in kb.MODULE_RESET_METHODS:
             self._args(call, state)
             self._module_reset(module, method, call, state)
@@ -3007,6 +3017,21 @@ class FunctionInterpreter:
                 reached.add(held.params_storage_key)
         if reached and op_id not in self.module_ops:
             self.module_ops[op_id] = frozenset(reached)
+
+    def _apply_to_submodules(self, module: ModuleVal, call: cst.Call, state: State) -> Value | None:
+        """`net.apply(weights_init)`: the module-level function runs on every submodule, so it
+        is analysed as called with a submodule of a class not known (DCGAN's `weights_init`
+        writing `m.weight.normal_(...)` outside `no_grad`: Paddle#46171). Returns the module
+        (what `apply` returns), or None when the callback is not a function of this file."""
+        target = call.args[0].value
+        if type(target) is not cst.Name or target.value not in self.index.functions:
+            return None
+        self._args(call, state)
+        key = target.value
+        self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        if self.call_local_functions:
+            self.flow.specialized(key, _entry_signature([generic_submodule(module)]), ())
+        return module
 
     def _alias_of(self, base: TensorVal, kind: str, call, state: State, op_text: str) -> Value:
         """A callee's result that is its argument ``base`` itself, a view of it, or its detached
@@ -3934,6 +3959,10 @@ class FunctionInterpreter:
             return self._view_of(iterable, expr, State(), "iteration")
         if isinstance(iterable, ModuleVal) and iterable.children:
             return iterable.children[0]
+        if isinstance(iterable, SubmodulesVal):
+            # `for m in self.modules(): ... m.weight.fill_(1)`: a submodule of that module
+            submodule = generic_submodule(iterable.owner)
+            return SeqVal((UNKNOWN, submodule)) if iterable.named else submodule
         return Unknown(lineage_of(iterable))
 
     def _iterates_tensor(self, expr, iterable: TensorVal) -> bool:
@@ -4416,6 +4445,10 @@ _SEQUENCE_JOINS = frozenset(
     {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
 )
 
+# Module methods iterating its submodules (torch; Paddle's `sublayers`)
+_SUBMODULE_ITERATORS = frozenset(
+    {"modules", "children", "named_modules", "named_children", "sublayers", "named_sublayers"}
+)
 # Tensor methods that return a Python value (a number, a list, a size, a flag), never a tensor.
 _PYTHON_VALUE_METHODS = frozenset(
     {"item", "tolist", "size", "dim", "ndimension", "numel", "nelement", "element_size"}
@@ -5003,7 +5036,12 @@ def _modules_entry(arguments: list) -> tuple:
 
 def _module_entry(value: object) -> object | None:
     """What a call's entry keeps of a module passed to it: a local module instance (without its
-    construction site), a framework module keyed by class, facts and site; None otherwise."""
+    construction site), a submodule of a class not known (``generic_submodule``), a framework
+    module keyed by class, facts and site; None otherwise."""
+    if isinstance(value, ModuleVal) and value.qualname == GENERIC_SUBMODULE:
+        # one entry for any such submodule: a function recursing into `m.children()` (PaddleGAN's
+        # `replace_layers`) meets the same entry again instead of a new one at every level
+        return replace(value, node=None, uid="", path="m")
     if isinstance(value, ModuleVal) and value.local_class:
         return replace(value, node=None)
     if isinstance(value, ModuleVal) and value.facts is not None and value.qualname:

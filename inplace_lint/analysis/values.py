@@ -129,6 +129,31 @@ class ParamsVal:
     frozen: bool = False  # the module's parameters were frozen with `requires_grad_(False)`
 
 
+@dataclass(frozen=True)
+class SubmodulesVal:
+    """`model.modules()`, `.children()`, Paddle's `.sublayers()` (and the `named_` forms):
+    iterating yields a submodule of ``owner`` of a class not known (``generic_submodule``)."""
+
+    owner: ModuleVal
+    named: bool = False
+
+
+GENERIC_SUBMODULE = "<submodule>"  # the qualname of such a submodule
+
+
+def generic_submodule(owner: ModuleVal) -> ModuleVal:
+    """A submodule of ``owner`` whose class is not known: its `weight` and `bias` are parameters
+    of the owner (the same storage: the owner's `parameters()` hold them)."""
+    return ModuleVal(
+        path="m",
+        qualname=GENERIC_SUBMODULE,
+        fw=owner.fw,
+        uid=owner.key_root,
+        frozen=owner.frozen,
+        params_unknown=owner.params_unknown,
+    )
+
+
 # The producer of the tensors a loop over `model.parameters()` binds: a write to one of them is a
 # parameter update (an optimizer or EMA step), the module frozen or not.
 PARAMETER_LOOP_PRODUCER = "a parameter"
