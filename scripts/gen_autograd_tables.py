@@ -121,6 +121,8 @@ _KEEP = {
     "_add_relu_",
     "_addmm_activation",
     "_trilinear",
+    "_linalg_eigh",
+    "_linalg_svd",
     "nll_loss_forward",
     "nll_loss2d_forward",
     "log_sigmoid_forward",

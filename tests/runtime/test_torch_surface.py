@@ -384,6 +384,36 @@ FUNCTION_CASES = [
     ),
     Case("torch.norm", fn("torch.norm"), {"input": M}, lambda e: torch.norm(e["input"])),
     Case(
+        "torch.linalg.norm",
+        fn("torch.linalg.norm"),
+        {"input": M},
+        lambda e: torch.linalg.norm(e["input"]),
+    ),
+    Case(
+        "torch.linalg.norm dim",
+        fn("torch.linalg.norm"),
+        {"input": M},
+        lambda e: torch.linalg.norm(e["input"], dim=-1, keepdim=True),
+    ),
+    Case(
+        "torch.linalg.eigh",
+        fn("torch.linalg.eigh"),
+        {"input": T(4, 4)},
+        lambda e: torch.linalg.eigh(e["input"]),
+    ),
+    Case(
+        "torch.linalg.eigvalsh",
+        fn("torch.linalg.eigvalsh"),
+        {"input": T(4, 4)},
+        lambda e: torch.linalg.eigvalsh(e["input"]),
+    ),
+    Case(
+        "torch.linalg.svd",
+        fn("torch.linalg.svd"),
+        {"input": M},
+        lambda e: torch.linalg.svd(e["input"]),
+    ),
+    Case(
         "torch.conv1d",
         fn("torch.conv1d"),
         {"input": X3, "weight": T(4, 3, 3), "bias": T(4)},
