@@ -1532,8 +1532,23 @@ class FunctionInterpreter:
                     view="view" if base.view is None else base.view,
                     view_of_leaf=base.leaf or base.view_of_leaf,
                 )
+            # `tokens[i] = self.fc(tokens[i])` on an argument used only as a list could be (VAND's
+            # LinearLayer is given a list): what this function saved of it is not held against
+            # the write; callers replay the write on what they pass (a tensor, or not)
+            maybe_list = (
+                type(node) is cst.Assign
+                and base.storage in self.param_storages
+                and self._used_as_container(target, state)
+            )
             self.record_write(
-                state, tensor, how, node, target.value, full_slice=full, op_text=_code(self, node)
+                state,
+                tensor,
+                how,
+                node,
+                target.value,
+                full_slice=full,
+                op_text=_code(self, node),
+                local_saves=not maybe_list,
             )
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
@@ -1548,8 +1563,15 @@ class FunctionInterpreter:
         A list or a dict takes such a write without any tensor being written, so no finding can
         be promised. Not for arguments: a helper's `a[0] = 0` is replayed on what its callers
         pass, which the callers know (docs/analysis.md, session 13)."""
+        if base.known:
+            return False
+        return self._used_as_container(target, state)
+
+    def _used_as_container(self, target: cst.Subscript, state: State) -> bool:
+        """`X[k] = v` with one plain key, in a function that uses the name `X` only as a list or a
+        dict could be used too (``_may_be_a_container``)."""
         name = target.value
-        if type(name) is not cst.Name or base.known:
+        if type(name) is not cst.Name:
             return False
         if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
             return False
@@ -4023,6 +4045,7 @@ class FunctionInterpreter:
         stmt=None,
         target_text: str | None = None,
         condition: str | None = None,  # a replayed write's own (`if self.activate:` in the callee)
+        local_saves: bool = True,  # False: this function's saves are not held against it
     ) -> None:
         if tensor.via_data:
             bumps = False
@@ -4030,7 +4053,7 @@ class FunctionInterpreter:
         if target_text is None:
             target_text = _code(self, target_expr) if target_expr is not None else tensor.producer
         path = dotted_name(target_expr) if target_expr is not None else None
-        saves = state.saves.get(tensor.storage, ())
+        saves = state.saves.get(tensor.storage, ()) if local_saves else ()
         if callee is not None and path and path.startswith("self.") and path.count(".") == 1:
             # a module's call replays its forward's write to `self.<name>`: a save of that
             # module's parameters that names those it saved counts only if it names this one
