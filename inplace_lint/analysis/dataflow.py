@@ -645,6 +645,20 @@ class FunctionInterpreter:
                 if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal)):
                     state.env[name] = passed
                     continue
+                if isinstance(passed, _LeafTensors):
+                    state.env[name] = SeqVal(
+                        tuple(
+                            TensorVal(
+                                fw=passed.fw,
+                                storage=new_id(),
+                                requires_grad=True,
+                                leaf=True,
+                                producer=f"a tensor in the argument `{name}`",
+                            )
+                            for _ in range(passed.count)
+                        )
+                    )
+                    continue
                 rg = passed
             elif (order := _string_tuple(param.default)) is not None:
                 # a dispatch order left at its default (`order=("conv", "norm", "act")`)
@@ -1672,7 +1686,8 @@ class FunctionInterpreter:
             # `w.data *= s` goes through the `data` setter, which writes the new value into `w`
             # (measured under paddle 3.3): an update, not a rebinding
             data_setter = type(target) is cst.Attribute and target.attr.value == "data"
-            if current.fw == "paddle" and not data_setter:
+            passed_on = type(target) is cst.Name and self._passed_on_after(target.value)
+            if current.fw == "paddle" and not data_setter and not passed_on:
                 on_attr = isinstance(target, cst.Attribute) and dotted_name(target.value) == "self"
                 update = not state.grad_enabled or _reads_gradient(node.value)
                 self.result.rebinds.append(
@@ -3662,6 +3677,24 @@ class FunctionInterpreter:
                 return False
         return False
 
+    def _passed_on_after(self, name: str) -> bool:
+        """Whether a later statement (or one of an enclosing loop) gives the value ``name`` holds
+        now, whole, to a call or an assignment before rebinding it: `param -= lr * g` followed by
+        `params[i].set_value(param)` (d2l's Paddle `sgd`) computes a value it then stores."""
+        order = self._statement_order()
+        position = order.index.get(id(self.stmt))
+        if position is None:
+            return False
+        later = range(position + 1, len(order.reads))
+        loop = order.loop_start[position]
+        candidates = list(later) + (list(range(loop, position)) if loop is not None else [])
+        for i in candidates:
+            if name in order.passed[i]:
+                return True
+            if name in order.binds[i] and i > position:
+                return False
+        return False
+
     def _statement_order(self) -> _StatementOrder:
         if self._order is None:
             self._order = _StatementOrder(self.info.node)
@@ -4324,6 +4357,28 @@ def _fresh_copy(value: Value) -> Value:
     return value
 
 
+@dataclass(frozen=True)
+class _LeafTensors:
+    """A list or tuple of up to eight leaf tensors that require grad, passed to a function
+    (d2l's `sgd([w, b], lr, batch_size)`), as part of a specialisation key: the function sees
+    that many such leaves."""
+
+    fw: str
+    count: int
+
+
+def _leaf_tensors(value: object) -> _LeafTensors | None:
+    if (
+        isinstance(value, SeqVal)
+        and 0 < len(value.items) <= _ITEMWISE_COMPREHENSION
+        and all(
+            isinstance(i, TensorVal) and i.leaf and i.requires_grad is True for i in value.items
+        )
+    ):
+        return _LeafTensors(value.items[0].fw, len(value.items))
+    return None
+
+
 class _FrameworkModuleArg:
     """A framework module instance passed to a helper (`run_cell(nn.GRUCell(...), x)`), as part
     of a specialisation key: its facts are not hashable, so it is keyed by class, facts and the
@@ -4422,6 +4477,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
         elif isinstance(value, OptimizerVal) and value.modules is not None:
             entry.append(value)  # `run_epoch(model, loader, optimizer)`: what its step updates
+        elif (leaves := _leaf_tensors(value)) is not None:
+            entry.append(leaves)  # `sgd([w, b], lr)`: leaves that require grad
         else:
             entry.append(None)
     return _trimmed(entry)
@@ -4658,16 +4715,20 @@ class _StatementOrder:
         self.index: dict[int, int] = {}
         self.reads: list[set[str]] = []
         self.binds: list[set[str]] = []
+        self.passed: list[set[str]] = []  # names given whole to a call or assigned whole
         self.loop_start: list[int | None] = []
         self._block(function.body, None)
 
     def _unit(self, node, parts, binds: set[str], loop: int | None) -> None:
         self.index[id(node)] = len(self.reads)
         reads: set[str] = set()
+        passed: set[str] = set()
         for part in parts:
             if part is not None:
                 reads |= _names_in(part)
+                passed |= _names_passed(part)
         self.reads.append(reads - binds if binds else reads)
+        self.passed.append(passed)
         self.binds.append(binds)
         self.loop_start.append(loop)
 
@@ -4690,6 +4751,8 @@ class _StatementOrder:
                         value = small.value
                         parts = [value] + [t for t in targets if type(t) is not cst.Name]
                         self._unit(small, parts, binds, loop)
+                        if type(value) is cst.Name:
+                            self.passed[-1].add(value.value)  # `params[i] = param`
                     else:
                         self._unit(small, [small], set(), loop)
             elif kind in (cst.For, cst.While):
@@ -5463,6 +5526,18 @@ def _counter_name(stmt: cst.For) -> str | None:
         first = target.elements[0].value
         return first.value if type(first) is cst.Name else None
     return None
+
+
+def _names_passed(root: cst.CSTNode) -> set[str]:
+    """Names given whole as an argument of a call under ``root`` (`f(x)`, `t.set_value(x)`)."""
+    found: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Call:
+            found.update(a.value.value for a in node.args if type(a.value) is cst.Name)
+        stack.extend(_subnodes(node))
+    return found
 
 
 def _compares_name(root: cst.CSTNode, name: str) -> bool:
