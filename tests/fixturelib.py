@@ -75,6 +75,16 @@ FAMILIES: dict[str, Family] = {
             frozenset({"IPL004"}),
         ),
         Family(
+            # a custom autograd.Function's forward returned an input as is: its output is a view
+            "custom-function-view",
+            "torch",
+            "RuntimeError",
+            r"is a view and is being modified inplace\. This view was created inside a custom "
+            r"Function \(or because an input was returned as-is\)",
+            "fault-frame",
+            frozenset({"IPL004"}),
+        ),
+        Family(
             # raised where one of the views is used after the write, not at the write; or by
             # backward, when an op saved one of them (IPL001: the saved view was modified)
             "multi-output-view-use",

@@ -100,6 +100,8 @@ class FunctionSummary:
     # every return path returns Python values without a graph (`return bool(t.item()),
     # q.argmax().item()`): the caller's result carries none of its arguments' graph
     returns_graphless: bool = False
+    marks_dirty: bool = False  # an autograd.Function's forward calls `ctx.mark_dirty(...)`
+    returns_custom_view: bool = False  # the multi views returned are a custom Function's input
     # every return path returns one argument itself, a view of it or its `.detach()` (the same
     # memory): (argument index, "same" | "view" | "detach")
     returns_alias: tuple[int, str] | None = None
@@ -1231,6 +1233,7 @@ class FunctionInterpreter:
         if multi and summary.multi_view_returns >= 0:
             summary.multi_view_returns += 1
             summary.returns_multi_view = value.multi_base_requires_grad
+            summary.returns_custom_view = value.custom_function_view
         else:
             summary.multi_view_returns = -1  # one path returns something else
         lineage = lineage_of(value)
@@ -2458,6 +2461,7 @@ class FunctionInterpreter:
                     if isinstance(value, TensorVal) and value.storage in self.param_storages:
                         self.result.summary.ctx_saved.add(self.param_storages[value.storage])
             elif method == "mark_dirty":
+                self.result.summary.marks_dirty = True
                 for value in positional:
                     if isinstance(value, TensorVal):
                         self.mark_dirty.add(value.storage)
@@ -2983,11 +2987,15 @@ class FunctionInterpreter:
                 return replace(result, requires_grad=False, lineage=frozenset())
             if callee.summary.multi_view_returns > 0 and isinstance(result, TensorVal):
                 # the views of one chunk / split made inside: writing one in place raises
+                custom = callee.summary.returns_custom_view
                 return replace(
                     result,
                     view="multi",
                     multi_base_requires_grad=callee.summary.returns_multi_view,
-                    producer=f"{op_text} (the views of one multi-output call inside)",
+                    custom_function_view=custom,
+                    producer=f"{op_text}"
+                    if custom
+                    else f"{op_text} (the views of one multi-output call inside)",
                     producer_node=call,
                 )
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
@@ -3277,6 +3285,30 @@ class FunctionInterpreter:
             # the forward writes an input in place (with or without `ctx.mark_dirty`): the
             # caller's tensor changes, and an earlier op's save of it breaks (Liger-Kernel#272)
             self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
+        alias = forward.summary.returns_alias if forward is not None else None
+        if (
+            recorded
+            and alias is not None
+            and alias[1] in ("same", "detach")  # (inside forward, inputs do not require grad)
+            and not forward.summary.marks_dirty
+            and alias[0] < len(positional)
+            and isinstance(positional[alias[0]], TensorVal)
+            and positional[alias[0]].requires_grad is True
+        ):
+            # `return x` in forward: autograd hands back a view of the input, which no in-place
+            # op may touch (pytorch#30454: `logits = CustomOp.apply(x); logits *= s`)
+            base = positional[alias[0]]
+            return replace(
+                base,
+                storage=new_id(),
+                view="multi",
+                multi_base_requires_grad=True,
+                custom_function_view=True,
+                leaf=False,
+                producer=f"`{op_text}`",
+                producer_node=call,
+                lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
+            )
         return TensorVal(
             fw=self.fw,
             storage=new_id(),

@@ -65,6 +65,9 @@ class TensorVal:
     view: str | None = None  # None | "view" | "multi" (output of split/chunk/unbind)
     view_of_leaf: bool = False
     multi_base_requires_grad: bool | None = None
+    # the output of a custom autograd.Function whose forward returned an input as is: autograd
+    # makes it a view of that input, which may not be modified in place (with view="multi")
+    custom_function_view: bool = False
     producer: str = ""  # description of what produced it
     producer_node: cst.CSTNode | None = None
     known: bool = True  # False: produced by a callee we know nothing about

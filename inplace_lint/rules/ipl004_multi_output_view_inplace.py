@@ -6,7 +6,11 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
-from inplace_lint.rules._messages import MULTI_VIEW_ERROR, STALE_VIEW_ERROR
+from inplace_lint.rules._messages import (
+    CUSTOM_FUNCTION_VIEW_ERROR,
+    MULTI_VIEW_ERROR,
+    STALE_VIEW_ERROR,
+)
 from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl002_leaf_inplace import leaf_write_kind
 
@@ -90,6 +94,9 @@ class MultiOutputViewInplace(Rule):
                 continue  # `row.mul_(s).add_(m)`: the first write already raises
             reported.add(key)
             target = _fixes.target_name(write)
+            if tensor.custom_function_view:
+                yield self._custom_function_view(analysis, write, target)
+                continue
             related = []
             origin = ""
             if tensor.producer_node is not None:
@@ -104,6 +111,24 @@ class MultiOutputViewInplace(Rule):
             yield Finding(
                 self.code, write.node, message, related, _fixes.out_of_place(analysis, write)
             )
+
+    def _custom_function_view(self, analysis: ModuleAnalysis, write, target: str) -> Finding:
+        tensor = write.tensor
+        related = []
+        origin = ""
+        if tensor.producer_node is not None:
+            related.append(
+                (f"{tensor.producer} returns the input as is here", tensor.producer_node)
+            )
+            origin = f" on line {line_of(0)}"
+        message = (
+            f"`{target}` comes from a custom autograd.Function whose forward returns its input as "
+            f"is ({tensor.producer}{origin}), which autograd makes a view; "
+            f"{write.op_text or 'the write'} modifies it in place: {CUSTOM_FUNCTION_VIEW_ERROR}"
+        )
+        return Finding(
+            self.code, write.node, message, related, _fixes.out_of_place(analysis, write)
+        )
 
     def _stale_use(self, write) -> Finding:
         related = [("one of the views is used here", write.stale_view_use)]
