@@ -599,3 +599,41 @@ def test_item_replaced_in_what_may_be_a_list_or_dict() -> None:
     # a list's own methods, a loop, `len`, a sequence op: still maybe a list
     for use in ("feats.append(x)", "m = torch.cat(feats)", "print(len(feats), feats[1:])"):
         assert codes(template.format(use=use)) == [], use
+
+
+def test_paddle_rebinding_update_written_back_is_not_lost() -> None:
+    """IPL103: `param -= ...` then `params[i].set_value(param)` (d2l's fixed Paddle `sgd`) stores
+    the rebound value; using the rebound name in a computation (`paddle.matmul(x, w)`) does not,
+    and stays reported."""
+    lost = """
+        import paddle
+
+        def main():
+            w = paddle.randn([4, 3])
+            w.stop_gradient = False
+            x = paddle.randn([8, 4])
+            loss = paddle.matmul(x, w).pow(2).mean()
+            loss.backward()
+            w -= 0.1 * w.grad
+            print(paddle.matmul(x, w).sum())
+    """
+    assert [code for _, code in codes(lost)] == ["IPL103"]
+    written_back = """
+        import paddle
+
+        def sgd(params, lr):
+            with paddle.no_grad():
+                for i, param in enumerate(params):
+                    param -= lr * params[i].grad
+                    params[i].set_value(param)
+
+        def main():
+            w = paddle.zeros([2])
+            w.stop_gradient = False
+            (w * 3.0).sum().backward()
+            sgd([w], 0.1)
+    """
+    assert codes(written_back) == []
+    assert [c for _, c in codes(written_back.replace("params[i].set_value(param)", "pass"))] == [
+        "IPL103"
+    ]

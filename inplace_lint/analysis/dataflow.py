@@ -3710,8 +3710,8 @@ class FunctionInterpreter:
         return False
 
     def _passed_on_after(self, name: str) -> bool:
-        """Whether a later statement (or one of an enclosing loop) gives the value ``name`` holds
-        now, whole, to a call or an assignment before rebinding it: `param -= lr * g` followed by
+        """Whether a later statement (or one of an enclosing loop) writes the value ``name`` holds
+        now back into another tensor or an item before rebinding it: `param -= lr * g` followed by
         `params[i].set_value(param)` (d2l's Paddle `sgd`) computes a value it then stores."""
         order = self._statement_order()
         position = order.index.get(id(self.stmt))
@@ -4747,7 +4747,7 @@ class _StatementOrder:
         self.index: dict[int, int] = {}
         self.reads: list[set[str]] = []
         self.binds: list[set[str]] = []
-        self.passed: list[set[str]] = []  # names given whole to a call or assigned whole
+        self.passed: list[set[str]] = []  # names written back whole (`t.set_value(x)`, `d[k] = x`)
         self.loop_start: list[int | None] = []
         self._block(function.body, None)
 
@@ -4783,7 +4783,9 @@ class _StatementOrder:
                         value = small.value
                         parts = [value] + [t for t in targets if type(t) is not cst.Name]
                         self._unit(small, parts, binds, loop)
-                        if type(value) is cst.Name:
+                        if type(value) is cst.Name and any(
+                            type(t) is not cst.Name for t in targets
+                        ):
                             self.passed[-1].add(value.value)  # `params[i] = param`
                     else:
                         self._unit(small, [small], set(), loop)
@@ -5561,15 +5563,25 @@ def _counter_name(stmt: cst.For) -> str | None:
 
 
 def _names_passed(root: cst.CSTNode) -> set[str]:
-    """Names given whole as an argument of a call under ``root`` (`f(x)`, `t.set_value(x)`)."""
+    """Names written back whole into another tensor under ``root``: `t.set_value(x)`,
+    `t.copy_(x)`, `paddle.assign(x, t)`."""
     found: set[str] = set()
     stack = [root]
     while stack:
         node = stack.pop()
-        if type(node) is cst.Call:
+        if type(node) is cst.Call and _last_attr_or_name(node.func) in _WRITE_BACKS:
             found.update(a.value.value for a in node.args if type(a.value) is cst.Name)
         stack.extend(_subnodes(node))
     return found
+
+
+_WRITE_BACKS = frozenset({"set_value", "copy_", "assign"})
+
+
+def _last_attr_or_name(func) -> str:
+    if type(func) is cst.Attribute:
+        return func.attr.value
+    return func.value if type(func) is cst.Name else ""
 
 
 def _compares_name(root: cst.CSTNode, name: str) -> bool:
