@@ -344,7 +344,7 @@ class ModuleDataflow:
         self.results.clear()
         self.specializations.clear()
         self.class_attributes.clear()
-        kept = (ModuleVal, TensorVal, OptimizerVal)
+        kept = (ModuleVal, TensorVal, OptimizerVal, ParamsVal)
         return {
             k: replace(v, lineage=frozenset()) if isinstance(v, TensorVal) else v
             for k, v in state.env.items()
@@ -2060,6 +2060,17 @@ class FunctionInterpreter:
         if isinstance(base, TensorVal) and _keyed_by_string(expr):
             self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
             return UNKNOWN
+        if isinstance(base, ParamsVal) and base.mapping:
+            # `params[f"weight_ih_l{layer}"]` of `dict(rnn.named_parameters())`: a parameter
+            return TensorVal(
+                fw=base.fw,
+                storage=f"params:{base.module}",
+                requires_grad=not base.frozen,
+                leaf=not base.frozen,
+                parameter=True,
+                param_of=base.label or base.module,
+                producer=f"the parameter `{_code(self, expr)}`",
+            )
         if isinstance(base, TensorVal) and base.nondiff_outputs and _int_index(expr) is not None:
             return output_at(
                 base, _int_index(expr) % 2 if _int_index(expr) < 0 else _int_index(expr)
@@ -2406,6 +2417,10 @@ class FunctionInterpreter:
             return UNKNOWN
         if isinstance(receiver, ParamsVal):
             self._args(call, state)
+            if receiver.mapping:  # `params.items()`, `params.values()`; names otherwise
+                if method in ("items", "values"):
+                    return replace(receiver, mapping=False, named=method == "items")
+                return UNKNOWN
             return receiver
         if isinstance(receiver, ArrayVal):
             _, keywords = self._args(call, state)
@@ -3355,6 +3370,13 @@ class FunctionInterpreter:
         )
         if builtin in _NON_TENSOR_BUILTINS:
             return UNKNOWN  # `len(x)` is an int, `isinstance(...)` a bool: never a tensor
+        if (
+            builtin == "dict"
+            and len(positional) == 1
+            and isinstance(positional[0], ParamsVal)
+            and positional[0].named
+        ):
+            return replace(positional[0], mapping=True)  # `dict(rnn.named_parameters())`
         if builtin in _SEQUENCE_BUILTINS:
             # `list(range(n))`, `list(torch.split(x, 2))`: a Python list (a write into its items
             # rebinds a slot); the same items when the analysis knows them
@@ -4003,6 +4025,8 @@ class FunctionInterpreter:
         if isinstance(iterable, ZipVal):
             items = tuple(self._zipped_item(part, expr) for part in iterable.parts)
             return SeqVal(((UNKNOWN,) if iterable.counter_first else ()) + items)
+        if isinstance(iterable, ParamsVal) and iterable.mapping:
+            return UNKNOWN  # a dict's names
         if isinstance(iterable, ParamsVal):
             param = TensorVal(
                 fw=iterable.fw,

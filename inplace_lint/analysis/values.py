@@ -130,6 +130,8 @@ class ParamsVal:
     fw: str = "torch"
     label: str | None = None  # how the code names the module
     frozen: bool = False  # the module's parameters were frozen with `requires_grad_(False)`
+    # `dict(model.named_parameters())`: indexing by name gives a parameter, iterating gives names
+    mapping: bool = False
 
 
 @dataclass(frozen=True)
