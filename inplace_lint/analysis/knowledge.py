@@ -260,14 +260,31 @@ def _replace_facts(facts: _facts.OpFacts, **changes) -> _facts.OpFacts:
 
 @lru_cache(maxsize=2048)
 def _call_overloads(name: str) -> tuple[tuple[str, dict], ...]:
-    """The generated per-overload entries of `name` that a Python call can resolve to."""
+    """The generated per-overload entries of `name` that a Python call can resolve to; a
+    composite overload the surface map redirects (`max.other` -> `maximum`) has its callee's
+    saves, under its own parameters."""
     table = _torch_overloads()
     names = _overloads_by_prefix().get(name, ())  # keys equal to `name` or starting `name.`
-    return tuple(
-        (k, table[k])
-        for k in names
-        if ("grad_inputs" in table[k] or table[k].get("composite")) and not k.endswith("out")
-    )
+    redirects = _overload_redirects()
+    out = []
+    for k in names:
+        entry = table[k]
+        if not ("grad_inputs" in entry or entry.get("composite")) or k.endswith("out"):
+            continue
+        target = redirects.get(k)
+        if target is not None and target in table:
+            entry = {**table[target], "params": entry.get("params", [])}
+            entry["tensor_params"] = table[k].get("tensor_params", [])
+        out.append((k, entry))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _overload_redirects() -> dict[str, str]:
+    """torch_surface.toml's [overloads]: composite overload -> the op that records its node."""
+    from inplace_lint.knowledge.torch_facts import _surface
+
+    return {k: v["op"] for k, v in _surface().get("overloads", {}).items()}
 
 
 @lru_cache(maxsize=1)

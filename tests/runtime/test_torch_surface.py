@@ -1815,3 +1815,23 @@ def test_einsum_equations_left_unknown() -> None:
     with torch.no_grad():
         k.add_(1.0)
     out.sum().backward()  # k was reduced before the product: not saved
+
+
+@pytest.mark.parametrize("overload", sorted(SURFACE.get("overloads", {})))
+def test_overload_redirect_saves_what_torch_saves(overload: str) -> None:
+    """torch_surface.toml [overloads]: a composite overload takes its callee's saves. Proven on
+    the two-tensor call (`torch.max(a, b)`): each operand the facts call saved breaks backward
+    when written after the call, and the others do not."""
+    from inplace_lint.analysis.knowledge import resolve_overload
+
+    name = overload.split(".")[0]
+    facts = resolve_overload(
+        "torch", torch_function(f"torch.{name}"), ("tensor", "tensor"), frozenset()
+    )
+    assert facts is not None and set(facts.saves) == {"input", "other"}
+    call = lambda e: getattr(torch, name)(e["input"], e["other"])  # noqa: E731
+    for requiring in ({"input", "other"}, {"input"}, {"other"}):
+        make = maker({"input": T(3, 4), "other": T(3, 4)}, requiring)
+        for target in ("input", "other"):
+            expected = expected_saved(facts, target, requiring)
+            assert breaks_backward(make, call, target) == expected, (overload, target, requiring)
