@@ -1829,7 +1829,7 @@ def test_overload_redirect_saves_what_torch_saves(overload: str) -> None:
         "torch", torch_function(f"torch.{name}"), ("tensor", "tensor"), frozenset()
     )
     assert facts is not None and set(facts.saves) == {"input", "other"}
-    call = lambda e: getattr(torch, name)(e["input"], e["other"])  # noqa: E731
+    call = lambda e: getattr(torch, name)(e["input"], e["other"])
     for requiring in ({"input", "other"}, {"input"}, {"other"}):
         make = maker({"input": T(3, 4), "other": T(3, 4)}, requiring)
         for target in ("input", "other"):
