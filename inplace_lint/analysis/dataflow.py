@@ -498,6 +498,7 @@ class FunctionInterpreter:
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.param_index: dict[str, int] = {}  # parameter name -> index (self / ctx left out)
         self.param_origins: dict[int, int] = {}  # an argument's own lineage id -> its index
+        self._tensor_names: dict[str, bool] = {}  # name -> used as only a tensor can be (memo)
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.module_arguments: set[str] = set()  # parameter storages of modules passed in
         self.violated: set[object] = set()  # storages already written after a save
@@ -1317,18 +1318,18 @@ class FunctionInterpreter:
         for key, held in state.env.items():
             if not key.startswith("self.") or key.count(".") != 1:
                 continue
-            if isinstance(held, ModuleVal) and not self.is_forward_like:
-                if held.params_storage_key in graph:
-                    summary.graph_self_submodules.add(key[len("self.") :])
-                if held.params_storage_key in unnamed_what:
-                    summary.saved_self_submodules.setdefault(
-                        key[len("self.") :], unnamed_what[held.params_storage_key]
-                    )
-            if isinstance(held, ModuleVal) and held.params_storage_key in unnamed:
-                # `self.seq0(x)` saved that submodule's parameters: named by its attribute
-                summary.saved_parameter_names.add(key[len("self.") :])
-                unnamed.discard(held.params_storage_key)
-                continue
+            if isinstance(held, ModuleVal):
+                attr, storage = key[len("self.") :], held.params_storage_key
+                if not self.is_forward_like:
+                    if storage in graph:
+                        summary.graph_self_submodules.add(attr)
+                    if storage in unnamed_what:
+                        summary.saved_self_submodules.setdefault(attr, unnamed_what[storage])
+                if storage in unnamed:
+                    # `self.seq0(x)` saved that submodule's parameters: named by its attribute
+                    summary.saved_parameter_names.add(attr)
+                    unnamed.discard(storage)
+                    continue
             if not isinstance(held, TensorVal):
                 continue
             saves = state.saves.get(held.storage, ())
@@ -1600,7 +1601,11 @@ class FunctionInterpreter:
                 return False  # `x[mask] = 0`, `x[idx] = v`: an index tensor
         else:
             return False
-        return not _used_as_tensor(self.info.node.body, name.value, self.imports)
+        used = self._tensor_names.get(name.value)
+        if used is None:
+            used = _used_as_tensor(self.info.node.body, name.value, self.imports)
+            self._tensor_names[name.value] = used  # (a loop's body is run more than once)
+        return not used
 
     def _not_a_tensor(self, expr: cst.Subscript, state: State) -> None:
         """A tensor cannot be indexed by a string (`TypeError`): the name indexed so is a mapping
@@ -3715,35 +3720,31 @@ class FunctionInterpreter:
         if type(expr) is not cst.Name:
             return type(expr) is cst.Attribute  # `self.buf`: others may read it
         order = self._statement_order()
-        position = order.index.get(id(self.stmt))
-        if position is None:
-            return True
-        name = expr.value
-        if name in order.binds[position]:
-            return False  # `Q = Fn.apply(Q)`: the old tensor is gone
-        later = range(position + 1, len(order.reads))
-        loop = order.loop_start[position]
-        candidates = list(later) + (list(range(loop, position)) if loop is not None else [])
-        for i in candidates:
-            if name in order.reads[i]:
-                return True
-            if name in order.binds[i] and i > position:
-                return False
-        return False
+        return self._seen_later(expr.value, order.reads, unplaced=True)
 
     def _passed_on_after(self, name: str) -> bool:
         """Whether a later statement (or one of an enclosing loop) writes the value ``name`` holds
         now back into another tensor or an item before rebinding it: `param -= lr * g` followed by
         `params[i].set_value(param)` (d2l's Paddle `sgd`) computes a value it then stores."""
         order = self._statement_order()
+        return self._seen_later(name, order.passed, unplaced=False)
+
+    def _seen_later(self, name: str, found: list[set[str]], unplaced: bool) -> bool:
+        """Whether ``name`` is in ``found`` (a ``_StatementOrder`` table) for a statement after the
+        one being run, or one of an enclosing loop's from its start, before a later statement
+        rebinds it; ``unplaced`` when the statement being run is not in the table. A name the
+        statement itself binds is gone (`Q = Fn.apply(Q)`)."""
+        order = self._statement_order()
         position = order.index.get(id(self.stmt))
         if position is None:
+            return unplaced
+        if name in order.binds[position]:
             return False
         later = range(position + 1, len(order.reads))
         loop = order.loop_start[position]
         candidates = list(later) + (list(range(loop, position)) if loop is not None else [])
         for i in candidates:
-            if name in order.passed[i]:
+            if name in found[i]:
                 return True
             if name in order.binds[i] and i > position:
                 return False

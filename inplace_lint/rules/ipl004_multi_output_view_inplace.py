@@ -18,7 +18,8 @@ from inplace_lint.rules.ipl002_leaf_inplace import leaf_write_kind
 class MultiOutputViewInplace(Rule):
     """## What it does
     Finds an in-place write to one of the outputs of `split`, `chunk`, `unbind` or
-    `tensor_split` of a tensor that requires grad, while grad mode is on. Also finds a write,
+    `tensor_split` of a tensor that requires grad, while grad mode is on, or to the output of a
+    custom `autograd.Function` that returns its input as is. Also finds a write,
     in any grad mode, to the memory of such outputs (their input, or one of them under
     `torch.no_grad()`) when one of the outputs is used afterwards in grad mode.
 
@@ -36,6 +37,12 @@ class MultiOutputViewInplace(Rule):
         RuntimeError: Output 0 of Unbind is a view and its base or another view of its
         base has been modified inplace. This view is the output of a function that returns
         multiple views. Such functions do not allow the output views to be modified inplace.
+
+    The output of a custom `torch.autograd.Function` whose `forward` returns one of its inputs
+    as is (without `ctx.mark_dirty`) is such a view too, and writing it in place raises at once:
+
+        RuntimeError: Output 0 of CustomOpBackward is a view and is being modified inplace. This
+        view was created inside a custom Function (or because an input was returned as-is) ...
 
     ## Example
     ```python
@@ -94,41 +101,29 @@ class MultiOutputViewInplace(Rule):
                 continue  # `row.mul_(s).add_(m)`: the first write already raises
             reported.add(key)
             target = _fixes.target_name(write)
-            if tensor.custom_function_view:
-                yield self._custom_function_view(analysis, write, target)
-                continue
+            custom = tensor.custom_function_view
             related = []
-            origin = ""
+            line = ""
             if tensor.producer_node is not None:
-                related.append(
-                    (f"{tensor.producer} returns several views here", tensor.producer_node)
+                does = "returns the input as is" if custom else "returns several views"
+                related.append((f"{tensor.producer} {does} here", tensor.producer_node))
+                line = f" on line {line_of(0)}"
+            writes = f"{write.op_text or 'the write'} modifies it in place"
+            if custom:
+                message = (
+                    f"`{target}` comes from a custom autograd.Function whose forward returns its "
+                    f"input as is ({tensor.producer}{line}), which autograd makes a view; "
+                    f"{writes}: {CUSTOM_FUNCTION_VIEW_ERROR}"
                 )
-                origin = f" (from {tensor.producer} on line {line_of(0)})"
-            message = (
-                f"`{target}` is one of several views returned by one call{origin}; "
-                f"{write.op_text or 'the write'} modifies it in place: {MULTI_VIEW_ERROR}"
-            )
+            else:
+                origin = f" (from {tensor.producer}{line})" if line else ""
+                message = (
+                    f"`{target}` is one of several views returned by one call{origin}; "
+                    f"{writes}: {MULTI_VIEW_ERROR}"
+                )
             yield Finding(
                 self.code, write.node, message, related, _fixes.out_of_place(analysis, write)
             )
-
-    def _custom_function_view(self, analysis: ModuleAnalysis, write, target: str) -> Finding:
-        tensor = write.tensor
-        related = []
-        origin = ""
-        if tensor.producer_node is not None:
-            related.append(
-                (f"{tensor.producer} returns the input as is here", tensor.producer_node)
-            )
-            origin = f" on line {line_of(0)}"
-        message = (
-            f"`{target}` comes from a custom autograd.Function whose forward returns its input as "
-            f"is ({tensor.producer}{origin}), which autograd makes a view; "
-            f"{write.op_text or 'the write'} modifies it in place: {CUSTOM_FUNCTION_VIEW_ERROR}"
-        )
-        return Finding(
-            self.code, write.node, message, related, _fixes.out_of_place(analysis, write)
-        )
 
     def _stale_use(self, write) -> Finding:
         related = [("one of the views is used here", write.stale_view_use)]
