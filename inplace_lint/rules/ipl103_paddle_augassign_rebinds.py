@@ -19,7 +19,9 @@ class PaddleAugassignRebinds(Rule):
     made with `stop_gradient=False` when the statement is an update: under `no_grad`, or reading
     a gradient. An accumulator grown in grad mode (`total += part`) is left alone: rebinding it
     is the sum the loop means. So is `p.data -= ...`: the `data` setter writes the new value into
-    the parameter.
+    the parameter. So is a rebinding whose value is written back before the name is bound again
+    (`p -= lr * g` then `params[i].set_value(p)`, `.copy_(p)`, `paddle.assign(p, ...)` or
+    `params[i] = p`).
 
     ## Why is this bad?
     `paddle.Tensor` has no `__isub__`: the statement rebinds the loop variable `p` to a new
