@@ -72,10 +72,7 @@ def writers_without_class_users(module: prefilter._Module) -> set:
 
 def text_without_class_users(text: str) -> str:
     module = prefilter._Module(ast.parse(text), local_names=":=" not in text)
-    needed = prefilter._with_dependencies(writers_without_class_users(module), module)
-    lines = prefilter._LINE.findall(text)
-    prefilter._blank(lines, module, needed)
-    prefilter._drop_annotations(lines, needed)
+    lines, _ = prefilter.reduced_lines(text, module, writers_without_class_users(module))
     return "".join(lines)
 
 

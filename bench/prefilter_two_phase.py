@@ -71,10 +71,7 @@ def first_phase_writers(module: prefilter._Module) -> set:
 
 def first_phase_text(text: str) -> str:
     module = prefilter._Module(ast.parse(text), local_names=":=" not in text)
-    needed = prefilter._with_dependencies(first_phase_writers(module), module)
-    lines = prefilter._LINE.findall(text)
-    prefilter._blank(lines, module, needed)
-    prefilter._drop_annotations(lines, needed)
+    lines, _ = prefilter.reduced_lines(text, module, first_phase_writers(module))
     return "".join(lines)
 
 

@@ -31,10 +31,7 @@ EVERY_RULE = Settings(enabled=frozenset(all_rules()))
 
 def without_callers(text: str) -> str:
     module = prefilter._Module(ast.parse(text), local_names=":=" not in text)
-    needed = prefilter._with_dependencies({u for u in module.units if u.seed}, module)
-    lines = prefilter._LINE.findall(text)
-    prefilter._blank(lines, module, needed)
-    prefilter._drop_annotations(lines, needed)
+    lines, _ = prefilter.reduced_lines(text, module, {u for u in module.units if u.seed})
     return "".join(lines)
 
 

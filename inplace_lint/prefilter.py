@@ -146,10 +146,7 @@ def _reduce(text: str, module: _Module) -> Plan:
         return Plan("skip", reason="no in-place candidate")
     if _odd_line_breaks(text):
         return Plan("full", reason="unusual line breaks")
-    lines = _LINE.findall(text)
-    needed = _with_dependencies(_writers(module), module)
-    blanked = _blank(lines, module, needed)
-    _drop_annotations(lines, needed)
+    lines, blanked = reduced_lines(text, module, _writers(module))
     if blanked < (1 - _FULL_ENOUGH) * len(lines):
         return Plan("full", reason="nearly everything is needed", total_lines=len(lines))
     return Plan(
@@ -159,6 +156,17 @@ def _reduce(text: str, module: _Module) -> Plan:
         kept_lines=len(lines) - blanked,
         total_lines=len(lines),
     )
+
+
+def reduced_lines(text: str, module: _Module, writers: set[_Unit]) -> tuple[list[str], int]:
+    """The rows of ``text`` with everything ``writers`` and what they read do not need stubbed
+    and their unread annotations blanked, and how many rows were blanked (the benchmark scripts
+    under bench/ call it with other choices of writers)."""
+    lines = _LINE.findall(text)
+    needed = _with_dependencies(writers, module)
+    blanked = _blank(lines, module, needed)
+    _drop_annotations(lines, needed)
+    return lines, blanked
 
 
 # What Python's parser raises on text it rejects or cannot hold.

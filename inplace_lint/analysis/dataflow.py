@@ -2067,15 +2067,7 @@ class FunctionInterpreter:
             return UNKNOWN
         if isinstance(base, ParamsVal) and base.mapping:
             # `params[f"weight_ih_l{layer}"]` of `dict(rnn.named_parameters())`: a parameter
-            return TensorVal(
-                fw=base.fw,
-                storage=f"params:{base.module}",
-                requires_grad=not base.frozen,
-                leaf=not base.frozen,
-                parameter=True,
-                param_of=base.label or base.module,
-                producer=f"the parameter `{_code(self, expr)}`",
-            )
+            return _parameter_of(base, f"the parameter `{_code(self, expr)}`")
         if isinstance(base, TensorVal) and base.nondiff_outputs and _int_index(expr) is not None:
             return output_at(
                 base, _int_index(expr) % 2 if _int_index(expr) < 0 else _int_index(expr)
@@ -4029,15 +4021,7 @@ class FunctionInterpreter:
         if isinstance(iterable, ParamsVal) and iterable.mapping:
             return UNKNOWN  # a dict's names
         if isinstance(iterable, ParamsVal):
-            param = TensorVal(
-                fw=iterable.fw,
-                storage=f"params:{iterable.module}",
-                requires_grad=not iterable.frozen,
-                leaf=not iterable.frozen,
-                parameter=True,
-                param_of=iterable.label or iterable.module,
-                producer=PARAMETER_LOOP_PRODUCER,
-            )
+            param = _parameter_of(iterable, PARAMETER_LOOP_PRODUCER)
             if iterable.named:
                 return SeqVal((UNKNOWN, param))
             return param
@@ -4378,6 +4362,19 @@ def _unquote(text: str) -> str:
 def _short_class(module: ModuleVal) -> str:
     """`nn.Sigmoid` for torch.nn.Sigmoid, `nn.Conv2D` for paddle.nn.Conv2D."""
     return "nn." + (module.qualname or module.path).rsplit(".", 1)[-1]
+
+
+def _parameter_of(params: ParamsVal, producer: str) -> TensorVal:
+    """One of the parameters ``params`` holds (a loop's item, a named entry)."""
+    return TensorVal(
+        fw=params.fw,
+        storage=f"params:{params.module}",
+        requires_grad=not params.frozen,
+        leaf=not params.frozen,
+        parameter=True,
+        param_of=params.label or params.module,
+        producer=producer,
+    )
 
 
 def _graphless(value: Value) -> bool:
