@@ -501,6 +501,7 @@ class FunctionInterpreter:
         self._tensor_names: dict[str, bool] = {}  # name -> used as only a tensor can be (memo)
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
         self.module_arguments: set[str] = set()  # parameter storages of modules passed in
+        self.last_callee: FunctionResult | None = None  # of the last call_local_function
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
@@ -645,7 +646,7 @@ class FunctionInterpreter:
                     state.env[name] = replace(passed, path=name)
                     self.module_arguments.add(passed.params_storage_key)
                     continue
-                if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal)):
+                if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal, ParamsVal)):
                     state.env[name] = passed
                     continue
                 if isinstance(passed, _LeafTensors):
@@ -2405,9 +2406,25 @@ class FunctionInterpreter:
                 state.env[receiver_expr.value] = UNKNOWN
             return UNKNOWN
         if isinstance(receiver, OptimizerVal):
-            self._args(call, state)
+            key = f"{receiver.local_class}.{method}"
+            written_at = None
+            if receiver.local_class and key in self.index.functions:
+                # the class's own method, with what its `__init__` made of the parameters: a
+                # write into them outside `no_grad` is found there (a leaf written in place)
+                self.call_local_function(key, call, state, self_entry=receiver.init_entry)
+                ran = self.last_callee
+                written_at = next(
+                    (
+                        w.node
+                        for w in (ran.writes if ran is not None else ())
+                        if w.tensor.storage.startswith("params:")
+                    ),
+                    None,
+                )
+            else:
+                self._args(call, state)
             if method == "step":
-                self.optimizer_step(receiver, call, state)
+                self.optimizer_step(receiver, call, state, written_at=written_at)
                 if type(receiver_expr) is cst.Name and receiver_expr.value in self.param_index:
                     index = self.param_index[receiver_expr.value]
                     self.result.summary.train_steps.append(("step", index, call))
@@ -2958,6 +2975,7 @@ class FunctionInterpreter:
             specialized = self.flow.specialized(key, entry, self_entry)
             if specialized is not None:
                 callee = specialized
+        self.last_callee = callee  # (what a local optimizer class's `step` wrote: call_method)
         op_text = f"`{_short(self, call.func)}`"
         if in_init and callee is not None:
             state.env.update(callee.self_attributes)  # what `self.build_model()` built
@@ -3350,6 +3368,23 @@ class FunctionInterpreter:
                 uid=f"m{new_id()}",
                 init_entry=init_entry,
             )
+        if (
+            cls is not None
+            and not cls.autograd_function_fw
+            and any(isinstance(v, ParamsVal) for a in positional for v in _flatten(a))
+            and not any(a.star for a in call.args)
+        ):
+            # a plain class of this module given the parameters (a from-scratch `SGD(params,
+            # lr)`, a `torch.optim.Optimizer` subclass): an optimizer over them, as for a class
+            # the analysis does not know (call_opaque), whose methods run with what `__init__`
+            # made of those arguments
+            params = [v for a in positional for v in _flatten(a) if isinstance(v, ParamsVal)]
+            optimizer = self._optimizer_over(params, self.fw)
+            init_key = f"{cls_name}.__init__"
+            entry: tuple = ()
+            if init_key in self.index.functions:
+                entry = _entry_signature(self._arguments_by_index(init_key, positional, keywords))
+            return replace(optimizer, local_class=cls_name, init_entry=entry)
         return UNKNOWN
 
     def call_opaque(
@@ -3956,8 +3991,10 @@ class FunctionInterpreter:
         return OptimizerVal(tuple(modules), fw=fw, labels=tuple(labels))
 
     def optimizer_step(
-        self, optimizer: OptimizerVal, call: cst.Call, state: State, callee=None
+        self, optimizer: OptimizerVal, call: cst.Call, state: State, callee=None, written_at=None
     ) -> None:
+        """``written_at``: the line of the optimizer's own `step` (a class of this module) that
+        writes the parameters; the update is reported there, called from ``call``."""
         if optimizer.modules is None:
             # an optimizer the analysis cannot tie to its parameters (an unknown class, or one
             # returned by a wrapper such as opacus' make_private): it updates the one model
@@ -3999,12 +4036,12 @@ class FunctionInterpreter:
                 state,
                 tensor,
                 "optimizer",
-                call,
+                call if written_at is None else written_at,
                 None,
                 op_text=text,
                 bumps=optimizer.fw != "paddle",
                 grad_override=False,
-                callee=callee,
+                callee=callee if written_at is None else call,
             )
 
     def _label_of(self, storage: str, state: State) -> str:
@@ -4533,6 +4570,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)  # `run_epoch(model, loader, optimizer)`: what its step updates
         elif (leaves := _leaf_tensors(value)) is not None:
             entry.append(leaves)  # `sgd([w, b], lr)`: leaves that require grad
+        elif isinstance(value, ParamsVal):
+            entry.append(value)  # `sgd(model.parameters(), lr)`: the module's parameters
         else:
             entry.append(None)
     return _trimmed(entry)

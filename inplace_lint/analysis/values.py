@@ -119,6 +119,10 @@ class OptimizerVal:
     modules: tuple[str, ...] | None  # key roots of the modules it updates; None = unknown
     fw: str = "torch"
     labels: tuple[str, ...] = ()  # how the code names those modules, for messages
+    # an instance of a plain class of this module given the parameters (a from-scratch `SGD`):
+    # its methods run with what `__init__` made of its constructor's arguments (``init_entry``)
+    local_class: str | None = None
+    init_entry: tuple = ()
 
 
 @dataclass(frozen=True)

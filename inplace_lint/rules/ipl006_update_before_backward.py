@@ -103,4 +103,7 @@ class UpdateBeforeBackward(Rule):
                 "after it"
             )
             related = [(f"{quote(s.op)} saved the parameters here", s.node) for s in saves]
+            if write.callee_node is not None and write.callee_node is not write.node:
+                # an update inside a function or optimizer class of this module: where it is called
+                related.append(("the call that runs this update", write.callee_node))
             yield Finding(self.code, write.node, message, related)
