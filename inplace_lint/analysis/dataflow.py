@@ -2808,6 +2808,7 @@ class FunctionInterpreter:
                                 op_id,
                                 f"parameters `{what}`" if "*" in what else f"parameter `{what}`",
                                 certain,
+                                by=module.node,
                             ),
                         )
                     for buffer in facts.inplace_buffers or ():
@@ -2871,7 +2872,15 @@ class FunctionInterpreter:
                 if only is None or only:
                     state.add_save(
                         owner.params_storage_key,
-                        Save(_unquote(op_text), call, op_id, "parameters", certain=True, only=only),
+                        Save(
+                            _unquote(op_text),
+                            call,
+                            op_id,
+                            "parameters",
+                            certain=True,
+                            only=only,
+                            by=module.node,
+                        ),
                     )
         return result
 
@@ -3249,7 +3258,7 @@ class FunctionInterpreter:
                     producer=inner.tensor.producer,
                     producer_node=inner.tensor.producer_node,
                 )
-                self._replay(inner, tensor, call, state)
+                self._replay(inner, tensor, call, state, writer=module.node)
 
     def _in_graph_of(self, tensor: TensorVal, op_id: int, state: State) -> TensorVal:
         """A callee's in-place write gave ``tensor``'s memory the graph of op ``op_id``: so it is
@@ -3259,7 +3268,10 @@ class FunctionInterpreter:
                 state.env[name] = replace(held, lineage=held.lineage | {op_id})
         return replace(tensor, lineage=tensor.lineage | {op_id})
 
-    def _replay(self, inner: Write, tensor: TensorVal, call, state: State) -> None:
+    def _replay(
+        self, inner: Write, tensor: TensorVal, call, state: State, writer=None
+    ) -> None:
+        """``writer``: the constructor call of the module whose own forward made the write."""
         if inner.tensor.via_data and not tensor.via_data:
             tensor = replace(tensor, via_data=True)
         if inner.tensor.view == "multi":
@@ -3283,6 +3295,7 @@ class FunctionInterpreter:
             full_slice=inner.full_slice,
             target_text=inner.target_text,
             condition=inner.condition,
+            writer=writer,
         )
 
     def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
@@ -4157,6 +4170,7 @@ class FunctionInterpreter:
         target_text: str | None = None,
         condition: str | None = None,  # a replayed write's own (`if self.activate:` in the callee)
         local_saves: bool = True,  # False: this function's saves are not held against it
+        writer=None,  # the constructor call of the module whose forward writes its own parameter
     ) -> None:
         if tensor.via_data:
             bumps = False
@@ -4165,6 +4179,10 @@ class FunctionInterpreter:
             target_text = _code(self, target_expr) if target_expr is not None else tensor.producer
         path = dotted_name(target_expr) if target_expr is not None else None
         saves = state.saves.get(tensor.storage, ()) if local_saves else ()
+        if writer is not None:
+            # a module updating its own weight: a sibling's save in the shared storage of their
+            # container is another module's parameters (unless built by the same call)
+            saves = tuple(s for s in saves if s.by is None or s.by is writer)
         if callee is not None and path and path.startswith("self.") and path.count(".") == 1:
             # a module's call replays its forward's write to `self.<name>`: a save of that
             # module's parameters that names those it saved counts only if it names this one

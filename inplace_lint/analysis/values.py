@@ -54,6 +54,10 @@ class Save:
     # for the parameters a local module's call saved: the attribute names (`self.<name>`) of
     # those it is known to have saved, when the analysis followed its forward whole
     only: frozenset[str] | None = None
+    # for the parameters a module's call saved: that module's constructor call. Modules held in
+    # one container share its parameter storage; a write made by a sibling built elsewhere (its
+    # own forward updating its own weight) does not touch what this one saved
+    by: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)
