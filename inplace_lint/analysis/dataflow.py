@@ -3268,9 +3268,7 @@ class FunctionInterpreter:
                 state.env[name] = replace(held, lineage=held.lineage | {op_id})
         return replace(tensor, lineage=tensor.lineage | {op_id})
 
-    def _replay(
-        self, inner: Write, tensor: TensorVal, call, state: State, writer=None
-    ) -> None:
+    def _replay(self, inner: Write, tensor: TensorVal, call, state: State, writer=None) -> None:
         """``writer``: the constructor call of the module whose own forward made the write."""
         if inner.tensor.via_data and not tensor.via_data:
             tensor = replace(tensor, via_data=True)
