@@ -133,8 +133,10 @@ class FunctionSummary:
     # a training-step helper (`def update_params(optim, net, loss): optim.zero_grad();
     # loss.backward(); optim.step()`): its backwards of arguments and steps of argument
     # optimizers, in order, as ("backward", index, retain) / ("step", index, the step's call);
+    # a method's step of an optimizer it holds (`self.critic_opt.step()`) as ("self_step",
+    # attribute name, the step's call): a caller of the method on an instance replays it there
     # the caller replays them on what it passed
-    train_steps: list[tuple[str, int, object]] = field(default_factory=list)
+    train_steps: list[tuple[str, object, object]] = field(default_factory=list)
     # every return path returns the views of one multi-output call (`return
     # self._in_proj(query).chunk(3, dim=-1)`, fairseq's in_proj_qkv): whether they require grad,
     # and how many return paths did so (-1 once one returned something else)
@@ -2428,6 +2430,8 @@ class FunctionInterpreter:
                 if type(receiver_expr) is cst.Name and receiver_expr.value in self.param_index:
                     index = self.param_index[receiver_expr.value]
                     self.result.summary.train_steps.append(("step", index, call))
+                elif (held := _self_attribute(receiver_expr)) is not None and self.cls is not None:
+                    self.result.summary.train_steps.append(("self_step", held, call))
             return UNKNOWN
         if isinstance(receiver, ParamsVal):
             self._args(call, state)
@@ -2704,6 +2708,13 @@ class FunctionInterpreter:
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
                 return self.call_local_function(key, call, state, module=module)
+            if module.path != "self":
+                # `agent.critic(s, a)`: a submodule `__init__` built, called from outside; its
+                # saves are the instance's parameters, made by that submodule (``Save.by``)
+                base = dotted_name(call.func.value) if type(call.func) is cst.Attribute else None
+                held = self._module_attribute(module, method, f"{base}.{method}" if base else None)
+                if isinstance(held, ModuleVal) and held.node is not None:
+                    return self.call_module(held, call, state)
         return self.call_opaque(call, state, call.func)
 
     def call_module(
@@ -2808,7 +2819,7 @@ class FunctionInterpreter:
                                 op_id,
                                 f"parameters `{what}`" if "*" in what else f"parameter `{what}`",
                                 certain,
-                                by=module.node,
+                                by=owner.node,
                             ),
                         )
                     for buffer in facts.inplace_buffers or ():
@@ -2879,7 +2890,7 @@ class FunctionInterpreter:
                             "parameters",
                             certain=True,
                             only=only,
-                            by=module.node,
+                            by=owner.node,
                         ),
                     )
         return result
@@ -2991,7 +3002,9 @@ class FunctionInterpreter:
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
             if callee.summary.train_steps:
-                self._replay_train_steps(callee.summary.train_steps, arguments, call, state)
+                self._replay_train_steps(
+                    callee.summary.train_steps, arguments, call, state, instance=module
+                )
             if callee.summary.self_buffer_writes and _called_on_self(call):
                 # `self._dequeue_and_enqueue(k)`: it writes this instance's own tensors
                 for name, inner in callee.summary.self_buffer_writes.items():
@@ -3065,18 +3078,73 @@ class FunctionInterpreter:
             self.module_ops[op_id] = module.params_storage_key
 
     def _replay_train_steps(
-        self, steps: list[tuple[str, int, object]], arguments: list, call, state: State
+        self,
+        steps: list[tuple[str, object, object]],
+        arguments: list,
+        call,
+        state: State,
+        instance: ModuleVal | None = None,
     ) -> None:
         """`update_params(self.q1_optim, self.critic.Q1, q1_loss)`: the helper's backward of an
         argument runs through the graph of what this caller passed, and its step of an argument
         optimizer updates what that optimizer holds here (``FunctionSummary.train_steps``); the
         step is reported where the helper steps, for this call, as a helper's other writes are."""
         for kind, index, detail in steps:
+            if kind == "self_step":
+                if instance is not None and instance.path != "self":
+                    self._instance_step(instance, index, detail, call, state)
+                continue
             value = arguments[index] if index < len(arguments) else None
             if kind == "backward" and isinstance(value, TensorVal):
                 self.backward(value.lineage or None, state, bool(detail))
             elif kind == "step" and isinstance(value, OptimizerVal):
                 self.optimizer_step(value, detail, state, callee=call)
+
+    def _instance_step(self, instance: ModuleVal, name: str, step, call, state: State) -> None:
+        """`agent.update_critic(loss)` whose method steps `self.critic_opt`: the optimizer
+        `__init__` made updates, here, the parameters of `agent.critic` (the instance's storage,
+        written as by that submodule, so that saves made by its siblings are not held against
+        it: ``Save.by``); reported where the method steps, for this call."""
+        if not instance.local_class:
+            return
+        cls = self.index.classes.get(instance.local_class)
+        declared = self.flow.init_attributes(cls, instance.init_entry) if cls else {}
+        optimizer = declared.get(f"self.{name}")
+        if not isinstance(optimizer, OptimizerVal) or optimizer.modules is None:
+            return
+        text = f"`{_code(self, step)}`"
+        labels = optimizer.labels or optimizer.modules
+        for held in labels:
+            if held == "self":
+                target, writer = instance, None
+            elif held.startswith("self.") and "." not in held[5:]:
+                target = self._module_attribute(instance, held[5:], f"{instance.path}{held[4:]}")
+                if not isinstance(target, ModuleVal):
+                    continue
+                writer = target.node
+            else:
+                continue
+            tensor = TensorVal(
+                fw=optimizer.fw,
+                storage=target.params_storage_key,
+                requires_grad=True,
+                leaf=True,
+                parameter=True,
+                param_of=target.path,
+                producer="the parameters",
+            )
+            self.record_write(
+                state,
+                tensor,
+                "optimizer",
+                step,
+                None,
+                op_text=text,
+                bumps=optimizer.fw != "paddle",
+                grad_override=False,
+                callee=call,
+                writer=writer,
+            )
 
     def _apply_self_submodules(
         self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
@@ -3396,6 +3464,24 @@ class FunctionInterpreter:
             if init_key in self.index.functions:
                 entry = _entry_signature(self._arguments_by_index(init_key, positional, keywords))
             return replace(optimizer, local_class=cls_name, init_entry=entry)
+        if cls is not None and not cls.autograd_function_fw:
+            # an instance of a plain class of this module (an RL agent, a trainer holding its
+            # networks and optimizers): no parameters of its own, but its methods run with what
+            # `__init__` made, and the submodules it holds are what they are
+            init_key = f"{cls_name}.__init__"
+            init_entry = ()
+            if init_key in self.index.functions and not any(a.star for a in call.args):
+                arguments = self._arguments_by_index(init_key, positional, keywords)
+                init_entry = _init_signature(arguments)
+            return ModuleVal(
+                path=f"<{cls_name}>",
+                local_class=cls_name,
+                fw=self.fw,
+                node=call,
+                uid=f"m{new_id()}",
+                init_entry=init_entry,
+                has_parameters=False,
+            )
         return UNKNOWN
 
     def call_opaque(
@@ -4014,7 +4100,9 @@ class FunctionInterpreter:
                 (k, None) for k in state.saves if isinstance(k, str) and k.startswith("params:")
             ]
             in_scope = {k for k, _ in storages} | {
-                v.params_storage_key for v in state.env.values() if isinstance(v, ModuleVal)
+                v.params_storage_key
+                for v in state.env.values()
+                if isinstance(v, ModuleVal) and v.has_parameters
             }
             if len(in_scope) > 1:  # a GAN's D step while G's forward is still saved: which?
                 return
@@ -5926,4 +6014,11 @@ def _inplace_keyword(expr) -> cst.Arg | None:
                 return arg
         if expr.args and expr.args[0].keyword is None:
             return expr.args[0]
+    return None
+
+
+def _self_attribute(expr) -> str | None:
+    """`self.<name>` -> name (one attribute deep); None for anything else."""
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
+        return expr.attr.value
     return None
