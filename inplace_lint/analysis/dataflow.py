@@ -3114,23 +3114,30 @@ class FunctionInterpreter:
             return
         text = f"`{_code(self, step)}`"
         labels = optimizer.labels or optimizer.modules
-        for held in labels:
+        for root, held in zip(optimizer.modules, labels):
             if held == "self":
-                target, writer = instance, None
+                storage, label, writer = instance.params_storage_key, instance.path, None
             elif held.startswith("self.") and "." not in held[5:]:
                 target = self._module_attribute(instance, held[5:], f"{instance.path}{held[4:]}")
                 if not isinstance(target, ModuleVal):
                     continue
-                writer = target.node
+                storage, label, writer = target.params_storage_key, target.path, target.node
+            elif root.startswith("m") and root[1:].isdigit():
+                # a module the constructor was given (`Trainer(model)`): the caller's own
+                storage, label, writer = (
+                    f"params:{root}",
+                    self._label_of(f"params:{root}", state),
+                    None,
+                )
             else:
                 continue
             tensor = TensorVal(
                 fw=optimizer.fw,
-                storage=target.params_storage_key,
+                storage=storage,
                 requires_grad=True,
                 leaf=True,
                 parameter=True,
-                param_of=target.path,
+                param_of=label,
                 producer="the parameters",
             )
             self.record_write(
