@@ -3131,27 +3131,7 @@ class FunctionInterpreter:
                 )
             else:
                 continue
-            tensor = TensorVal(
-                fw=optimizer.fw,
-                storage=storage,
-                requires_grad=True,
-                leaf=True,
-                parameter=True,
-                param_of=label,
-                producer="the parameters",
-            )
-            self.record_write(
-                state,
-                tensor,
-                "optimizer",
-                step,
-                None,
-                op_text=text,
-                bumps=optimizer.fw != "paddle",
-                grad_override=False,
-                callee=call,
-                writer=writer,
-            )
+            self._parameter_update(state, optimizer.fw, storage, label, step, text, call, writer)
 
     def _apply_self_submodules(
         self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
@@ -4129,26 +4109,42 @@ class FunctionInterpreter:
             storages = [(k, label) for k, label in storages if k in self.graded]
         text = f"`{_code(self, call)}`"
         for storage, label in storages:
-            tensor = TensorVal(
-                fw=optimizer.fw,
-                storage=storage,
-                requires_grad=True,
-                leaf=True,
-                parameter=True,
-                param_of=label or self._label_of(storage, state),
-                producer="the parameters",
-            )
-            self.record_write(
+            self._parameter_update(
                 state,
-                tensor,
-                "optimizer",
+                optimizer.fw,
+                storage,
+                label or self._label_of(storage, state),
                 call if written_at is None else written_at,
-                None,
-                op_text=text,
-                bumps=optimizer.fw != "paddle",
-                grad_override=False,
-                callee=callee if written_at is None else call,
+                text,
+                callee if written_at is None else call,
             )
+
+    def _parameter_update(
+        self, state: State, fw: str, storage: str, label: str, node, text: str, callee, writer=None
+    ) -> None:
+        """An optimizer's in-place update of the parameters in ``storage`` (no grad: a version
+        bump that breaks their saves; Paddle's update does not bump it)."""
+        tensor = TensorVal(
+            fw=fw,
+            storage=storage,
+            requires_grad=True,
+            leaf=True,
+            parameter=True,
+            param_of=label,
+            producer="the parameters",
+        )
+        self.record_write(
+            state,
+            tensor,
+            "optimizer",
+            node,
+            None,
+            op_text=text,
+            bumps=fw != "paddle",
+            grad_override=False,
+            callee=callee,
+            writer=writer,
+        )
 
     def _label_of(self, storage: str, state: State) -> str:
         """The name the code gives the module behind a parameter storage."""
