@@ -1418,9 +1418,20 @@ class FunctionInterpreter:
                 # (segmentation_models_pytorch's Xception block); any other index: unknown
                 index = _int_index(target)
                 items = list(base.items)
+                same = [
+                    i
+                    for i, item in enumerate(items)
+                    if isinstance(value, TensorVal)
+                    and isinstance(item, TensorVal)
+                    and item.storage == value.storage
+                ]
                 if index is not None and -len(items) <= index < len(items):
                     items[index] = value
                     state.env[target.value.value] = SeqVal(tuple(items))
+                elif same:
+                    # `laterals[i - 1] += up`: the item updated in place goes back into its slot
+                    items[same[0]] = value
+                    state.env[target.value.value] = SeqVal(tuple(items), base.lineage)
                 else:
                     state.env[target.value.value] = UNKNOWN
                 return
@@ -2004,6 +2015,7 @@ class FunctionInterpreter:
                     storage=storage,
                     param_of=module.path if declared.parameter else None,
                     lineage=frozenset(),
+                    attr=attr if declared.parameter else None,
                 )
             if isinstance(declared, ModuleVal):
                 # a submodule seen from outside: its parameters are the owner's parameters
@@ -3657,8 +3669,13 @@ class FunctionInterpreter:
                     if facts.inplace_param == param and not facts.inplace_saves_clone
                     else "input"
                 )
+                only = frozenset({value.attr}) if value.attr else None
                 saves.append(
-                    (param, value.storage, Save(_unquote(op_text), node, op_id, what, save_certain))
+                    (
+                        param,
+                        value.storage,
+                        Save(_unquote(op_text), node, op_id, what, save_certain, only=only),
+                    )
                 )
         if isinstance(target, TensorVal) and report_writes:
             # An argument that is the target itself (`x.mul_(x)`, `x.addcmul_(x[0], y)`) is saved
@@ -3731,7 +3748,9 @@ class FunctionInterpreter:
                 rg,
                 op_text,
                 node,
-                lineage | {op_id},
+                # `idx = torch.argmin(d, dim=1)`: integers, no graph; no backward through them
+                # reaches what the ops before saved (a VQ codebook's EMA writes stay unread)
+                lineage | {op_id} if facts.differentiable else frozenset(),
                 state,
                 known=True,
                 nondiff_outputs=facts.nondiff_outputs,
@@ -4272,10 +4291,12 @@ class FunctionInterpreter:
             # a module updating its own weight: a sibling's save in the shared storage of their
             # container is another module's parameters (unless built by the same call)
             saves = tuple(s for s in saves if s.by is None or s.by is writer)
-        if callee is not None and path and path.startswith("self.") and path.count(".") == 1:
-            # a module's call replays its forward's write to `self.<name>`: a save of that
-            # module's parameters that names those it saved counts only if it names this one
-            saves = tuple(s for s in saves if s.only is None or path[5:] in s.only)
+        own = path.removesuffix(".data") if path else None
+        if callee is not None and own and own.startswith("self.") and own.count(".") == 1:
+            # a module's call replays its forward's write to `self.<name>` (or its `.data`): a
+            # save of that module's parameters that names those it saved counts only if it
+            # names this one
+            saves = tuple(s for s in saves if s.only is None or own[5:] in s.only)
         write = Write(
             node=node,
             stmt=stmt if stmt is not None else self.stmt,
@@ -5625,9 +5646,23 @@ def _list_item(base: Value, target: cst.Subscript) -> TensorVal | None:
         item = base.items[position]
     elif position is _NOT_LITERAL and len(base.items) == 1:
         item = base.items[0]
+    elif position is _NOT_LITERAL and _one_producer(base.items):
+        # `laterals.append(conv(x))` in a loop, then `laterals[i - 1] += up`: whichever item it
+        # is, the same expression made it (the loop's passes): one of them stands for all
+        item = base.items[0]
     else:
         return None
     return item if isinstance(item, TensorVal) else None
+
+
+def _one_producer(items: tuple) -> bool:
+    """Tensors all made by one expression (a loop's passes over the same call)."""
+    first = items[0] if items else None
+    return (
+        isinstance(first, TensorVal)
+        and first.producer_node is not None
+        and all(isinstance(i, TensorVal) and i.producer_node is first.producer_node for i in items)
+    )
 
 
 def _next_element(item: Value) -> Value:

@@ -80,6 +80,10 @@ class TensorVal:
     inference: bool = False  # created under inference_mode
     numpy_shared: bool = False  # shares memory with a numpy array
     param_of: str | None = None  # the module path whose parameter this is
+    # a parameter read as an attribute of a module seen from outside (`self.codebook.weight`):
+    # its name there; that module's storage holds all of its parameters, and a save of this
+    # one names it (``Save.only``) so that a write of another (`count`) is not held against it
+    attr: str | None = None
     parameter: bool = False  # an nn.Parameter / module parameter (for IPL006 / paddle rules)
     nondiff_outputs: tuple[int, ...] = ()  # a tuple result whose outputs at these indices are
     #                                        integer-like (indices of topk/sort/max(dim)): no grad
