@@ -2412,10 +2412,12 @@ class FunctionInterpreter:
         ):
             # `layers.append(nn.Linear(...))`: a list being built (a factory's Sequential)
             value = self.eval(call.args[0].value, state)
+            # the list's graph is its items' (returning it reaches what made them)
+            lineage = receiver.lineage | lineage_of(value)
             if method == "append":
-                state.env[receiver_expr.value] = SeqVal((*receiver.items, value))
+                state.env[receiver_expr.value] = SeqVal((*receiver.items, value), lineage)
             elif isinstance(value, SeqVal):
-                state.env[receiver_expr.value] = SeqVal((*receiver.items, *value.items))
+                state.env[receiver_expr.value] = SeqVal((*receiver.items, *value.items), lineage)
             else:
                 state.env[receiver_expr.value] = UNKNOWN
             return UNKNOWN
@@ -3235,9 +3237,16 @@ class FunctionInterpreter:
         if graph:
             self.module_ops[op_id] = graph
         if module is not None:
+            # what the forward saved of a plain tensor it holds, it saved because its input or
+            # a parameter required grad: a promise only when one of them surely does here
+            # (a from-scratch MLP's weights, plain tensors, with data as input: no graph)
+            certain = module.has_parameters or any(
+                isinstance(a, TensorVal) and a.requires_grad is True for a in arguments
+            )
             for name in summary.saved_self_attributes:
                 state.add_save(
-                    f"buffer:{module.key_root}.{name}", Save(_unquote(op_text), call, op_id, name)
+                    f"buffer:{module.key_root}.{name}",
+                    Save(_unquote(op_text), call, op_id, name, certain),
                 )
 
     def _arguments_by_index(
@@ -3445,6 +3454,7 @@ class FunctionInterpreter:
                 node=call,
                 uid=f"m{new_id()}",
                 init_entry=init_entry,
+                has_parameters=bool(cls.module_fw) or self._holds_parameters(cls, init_entry),
             )
         if (
             cls is not None
@@ -3482,6 +3492,23 @@ class FunctionInterpreter:
                 has_parameters=False,
             )
         return UNKNOWN
+
+    def _holds_parameters(self, cls, init_entry: tuple) -> bool:
+        """A class with a `forward` but no module base (a from-scratch MLP holding plain
+        tensors): whether its `__init__` gives it anything that requires grad, a parameter or a
+        module with parameters; when `__init__` cannot be followed, assume it does."""
+        if f"{cls.name}.__init__" not in self.index.functions:
+            return True
+        attrs = self.flow.init_attributes(cls, init_entry)
+        return (
+            any(
+                (isinstance(v, ModuleVal) and v.has_parameters)
+                or (isinstance(v, TensorVal) and (v.parameter or v.requires_grad is True))
+                or isinstance(v, (Unknown, ParamsVal))
+                for v in attrs.values()
+            )
+            or not attrs
+        )
 
     def call_opaque(
         self, call: cst.Call, state: State, callee: cst.CSTNode, receiver: Value | None = None
