@@ -3538,6 +3538,21 @@ class FunctionInterpreter:
             value = positional[0] if positional else UNKNOWN
             if isinstance(value, SeqVal) or _parameter_collection(value):
                 return value  # (`list(model.parameters())` handed to an optimizer)
+            if (
+                builtin in ("list", "tuple")
+                and isinstance(value, TensorVal)
+                and value.fw == "torch"
+                and value.view != "multi"  # `list(torch.split(x, 2))`: the split's own views
+                and value.known  # not what an unknown call returned (`list(range(n))`)
+                # nor an argument, which is as often a list of tensors (`inputs = list(inputs)`)
+                and value.storage not in self.param_storages
+                and len(call.args) == 1
+                and (facts := kb.method("torch", "unbind")) is not None
+            ):
+                # `list(lin.weight)`: iterating a tensor is `unbind(0)`, its rows the views of
+                # one multi-output call (DeepCTR#130: kept, then used after the step)
+                text = f"`{_code(self, call)}`"
+                return self.apply_op(facts, [value], {}, call, state, text, how="function")
             return Unknown(lineage_of(value))
         if not (type(callee) is cst.Name and callee.value in _READ_ONLY_BUILTINS):
             self._lists_escape(call, state)
@@ -3758,6 +3773,7 @@ class FunctionInterpreter:
             result = replace(
                 base,
                 view="multi",
+                multi_id=op_id,
                 nondiff_outputs=(),  # the views, not the base op's tuple (`bn(x).unbind(0)`)
                 multi_base_requires_grad=base.requires_grad if grad_on else False,
                 view_of_leaf=base.leaf or base.view_of_leaf,
@@ -4406,6 +4422,7 @@ class FunctionInterpreter:
                 ):
                     write.stale_view_producer = item.producer
                     write.stale_view_producer_node = item.producer_node
+                    write.stale_since = write.stale_since or new_id()
                     state.stale_multi.setdefault(tensor.storage, write)
                     return
 
@@ -4421,6 +4438,7 @@ class FunctionInterpreter:
                 and value.view == "multi"
                 and value.storage in state.stale_multi
                 and value.multi_base_requires_grad is True
+                and value.multi_id < state.stale_multi[value.storage].stale_since
             ):
                 write = state.stale_multi.pop(value.storage)
                 if write.stale_view_use is None:

@@ -50,6 +50,7 @@ class Write:
     # is used afterwards in grad mode (the node using it): that use raises
     stale_view_use: cst.CSTNode | None = None
     stale_view_producer: str = ""  # the multi-output call, as quoted
+    stale_since: int = 0  # an id taken when the write was made (views made after it are fresh)
     stale_view_producer_node: cst.CSTNode | None = None
 
     @property

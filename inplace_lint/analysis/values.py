@@ -69,6 +69,9 @@ class TensorVal:
     view: str | None = None  # None | "view" | "multi" (output of split/chunk/unbind)
     view_of_leaf: bool = False
     multi_base_requires_grad: bool | None = None
+    # the op id of the multi-output call that made this view: a write marks the views made
+    # before it stale, not those a later call makes of the same memory (`list(w)` again)
+    multi_id: int = 0
     # the output of a custom autograd.Function whose forward returned an input as is: autograd
     # makes it a view of that input, which may not be modified in place (with view="multi")
     custom_function_view: bool = False
