@@ -211,7 +211,7 @@ class ModuleDataflow:
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
-        for key in self.index.functions:
+        for key in list(self.index.functions):  # (nested defs join it as they are met)
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
@@ -228,7 +228,10 @@ class ModuleDataflow:
     def _mark_speculative(self) -> None:
         """A method that is neither a forward nor called in this module runs in a context we do not
         know (timm FasterNet's inference-only `forward_slicing`): what only its return confirms is
-        not a promise."""
+        not a promise. Nor is it in a helper defined inside a function: it reads its enclosing
+        function's names, which its own analysis does not see (ESMFold's inference-only
+        `_inference_forward` builds its projections in one); a write into what its caller passed
+        is replayed, and judged, in the caller."""
         called = {
             callee
             for r in (*self.results.values(), *self.specializations.values())
@@ -236,6 +239,11 @@ class ModuleDataflow:
         }
         for result in (*self.results.values(), *self.specializations.values()):
             info = result.info
+            if ".<locals>." in info.key:
+                for write in result.writes:
+                    if not write.confirmed_by_backward:
+                        write.speculative = True
+                continue
             if info.cls is None or info.key in called or info.node.name.value.startswith("__"):
                 continue
             if info.cls.is_module and info.node.name.value in ("forward", "_forward_impl"):
@@ -923,7 +931,16 @@ class FunctionInterpreter:
         if kind is cst.Match:
             branches = [self.exec_block(_body(case), state.copy()) for case in stmt.cases]
             return merge_states(branches + [state])
-        # nested defs and classes are analysed on their own (or not at all)
+        if kind is cst.FunctionDef and self.info.key != MODULE_KEY:
+            # a helper defined inside this function (torchvision's `make_grid` defines
+            # `norm_ip`, which clamps its argument in place): a local function of its own,
+            # called as any other; what it reads of this function's names it does not know
+            key = f"{self.info.key}.<locals>.{stmt.name.value}"
+            if key not in self.index.functions:
+                self.index.functions[key] = FunctionInfo(key, stmt, None)
+            state.env[stmt.name.value] = FrameworkRef(f"<local-function>.{key}")
+            return state
+        # nested classes (and defs in the module's own body) are analysed on their own
         return state
 
     def _refine(
@@ -1934,6 +1951,13 @@ class FunctionInterpreter:
             return FrameworkRef(f"<local-class>.{name}")
         if name in self.index.functions:
             return FrameworkRef(f"<local-function>.{name}")
+        scope = self.info.key
+        while "<locals>" in scope:
+            # a helper defined beside this one, in the function that encloses both
+            scope = scope.rsplit(".<locals>.", 1)[0]
+            key = f"{scope}.<locals>.{name}"
+            if key in self.index.functions:
+                return FrameworkRef(f"<local-function>.{key}")
         return UNKNOWN
 
     def eval_attribute(self, expr: cst.Attribute, state: State) -> Value:
@@ -2579,6 +2603,8 @@ class FunctionInterpreter:
             return UNKNOWN
         if method in _PYTHON_VALUE_METHODS:
             self._args(call, state)  # `x.sum().item()`, `x.size(0)`: a Python value, no graph
+            if method in ("item", "tolist"):
+                _drop_unread_saves(tensor, receiver_expr, state)
             return UNKNOWN
         facts = kb.method(fw, method)
         positional, keywords = self._args(call, state)
@@ -3517,6 +3543,8 @@ class FunctionInterpreter:
         (most opaque calls take none)."""
         positional, keywords = self._args(call, state)
         if type(callee) is cst.Name and callee.value in _NUMBER_BUILTINS and receiver is None:
+            if len(call.args) == 1 and positional:
+                _drop_unread_saves(positional[0], call.args[0].value, state)
             return UNKNOWN  # `float(x.norm())`: a Python number, no graph (like `.item()`)
         builtin = (
             callee.value
@@ -5337,6 +5365,24 @@ def _first_arg(call: cst.Call):
         if arg.keyword is None:
             return arg.value
     return None
+
+
+def _drop_unread_saves(value: Value, expr, state: State) -> None:
+    """`float(t.min())`, `t.max().item()`: the op's result becomes a Python number right where
+    it is made, so no backward can run through it and what it saved is never read (torchvision's
+    `norm_range` reads `t.min()` so, then clamps `t` in place)."""
+    if type(expr) is not cst.Call or not isinstance(value, TensorVal):
+        return
+    if value.producer_node is not expr:
+        return
+    op_id = _last_op_id(value)
+    for storage, saves in list(state.saves.items()):
+        kept = tuple(s for s in saves if s.op_id != op_id)
+        if len(kept) != len(saves):
+            if kept:
+                state.saves[storage] = kept
+            else:
+                del state.saves[storage]
 
 
 def _last_op_id(value: Value) -> int | None:
