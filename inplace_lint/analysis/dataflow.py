@@ -1930,7 +1930,8 @@ class FunctionInterpreter:
         for storage, saves in inner.saves.items():
             for save in saves:
                 state.add_save(storage, save)
-        if isinstance(value, (ModuleVal, TensorVal)):
+        if isinstance(value, (ModuleVal, TensorVal, OptimizerVal)):
+            # (`[Adam(c.parameters()) for c in self.critics]`: one optimizer stands for each)
             return SeqVal((value,), lineage_of(value))
         return Unknown(lineage_of(value))
 
@@ -4259,6 +4260,10 @@ class FunctionInterpreter:
             if isinstance(first, ParamsVal):
                 return Unknown()
             if all(isinstance(i, TensorVal) for i in iterable.items):
+                return first
+            if all(isinstance(i, OptimizerVal) and i == first for i in iterable.items):
+                # `for opt in self.critic_opts: opt.step()` over optimizers of the same
+                # modules (spirl's SAC keeps one per critic, built by one comprehension)
                 return first
         if (
             isinstance(iterable, TensorVal)
