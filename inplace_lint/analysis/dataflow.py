@@ -208,6 +208,7 @@ class ModuleDataflow:
         self._carried: dict[str, frozenset[str]] = {}
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
+        self.retaining_loops: dict[int, bool] = {}  # id of a loop -> it backwards retaining
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
@@ -1034,7 +1035,11 @@ class FunctionInterpreter:
         # so that what the second iteration computes reaches the third (an attention over the
         # outputs so far, skipped on the first step, feeds the step whose write breaks its save)
         start = self._counter_start(stmt)
-        passes = MAX_LOOP_PASSES + 1 if start is not None else MAX_LOOP_PASSES
+        passes = (
+            MAX_LOOP_PASSES + 1
+            if start is not None or self._retains_graph(stmt)
+            else MAX_LOOP_PASSES
+        )
         for loop_pass in range(passes):
             body_state = current.copy()
             if isinstance(stmt, cst.For):
@@ -1095,6 +1100,15 @@ class FunctionInterpreter:
             current = self.exec_block(_body(stmt), current)
             current.reachable = True  # `continue` / an early return inside the body
         return current
+
+    def _retains_graph(self, stmt) -> bool:
+        """A loop whose body backwards with `retain_graph=True` (a recurrent state carried into
+        the next iteration, stepped each time): the graph a pass keeps is run through again one
+        pass later, so what the second pass saved and stepped breaks only in a third."""
+        memo = self.flow.retaining_loops
+        if id(stmt) not in memo:
+            memo[id(stmt)] = _backwards_retaining(stmt.body)
+        return memo[id(stmt)]
 
     def _counter_start(self, stmt) -> int | None:
         """The start of the counter ``_with_counter`` tracks in `for t in range(n)` /
@@ -5126,6 +5140,21 @@ def _yields(body) -> bool:
         if kind is cst.Expr and type(small.value) in (cst.Yield, cst.Await):
             return True
         if (kind is cst.Assign or kind is cst.AnnAssign) and type(small.value) is cst.Yield:
+            return True
+    return False
+
+
+def _backwards_retaining(body) -> bool:
+    """A statement `<expr>.backward(..., retain_graph=...)` among the statements of ``body``
+    (at any depth of its blocks)."""
+    for small in _statements_of(body):
+        call = small.value if type(small) is cst.Expr else None
+        if (
+            type(call) is cst.Call
+            and type(call.func) is cst.Attribute
+            and call.func.attr.value == "backward"
+            and any(a.keyword is not None and a.keyword.value == "retain_graph" for a in call.args)
+        ):
             return True
     return False
 
