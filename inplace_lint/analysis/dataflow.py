@@ -2118,7 +2118,8 @@ class FunctionInterpreter:
                     advanced = True
         if isinstance(base, TensorVal) and _keyed_by_string(expr):
             self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
-            return UNKNOWN
+            # an entry of what a call computed (`critic(obs, a)["q"]`) has its graph
+            return Unknown(base.lineage)
         if isinstance(base, ParamsVal) and base.mapping:
             # `params[f"weight_ih_l{layer}"]` of `dict(rnn.named_parameters())`: a parameter
             return _parameter_of(base, f"the parameter `{_code(self, expr)}`")
