@@ -1107,7 +1107,7 @@ class FunctionInterpreter:
         pass later, so what the second pass saved and stepped breaks only in a third."""
         memo = self.flow.retaining_loops
         if id(stmt) not in memo:
-            memo[id(stmt)] = _backwards_retaining(stmt.body)
+            memo[id(stmt)] = _runs_backward(stmt.body, retaining=True)
         return memo[id(stmt)]
 
     def _counter_start(self, stmt) -> int | None:
@@ -1449,19 +1449,22 @@ class FunctionInterpreter:
                 # (segmentation_models_pytorch's Xception block); any other index: unknown
                 index = _int_index(target)
                 items = list(base.items)
-                same = [
-                    i
-                    for i, item in enumerate(items)
-                    if isinstance(value, TensorVal)
-                    and isinstance(item, TensorVal)
-                    and item.storage == value.storage
-                ]
+                # `laterals[i - 1] += up`: the item updated in place goes back into its slot
+                same = next(
+                    (
+                        i
+                        for i, item in enumerate(items)
+                        if isinstance(value, TensorVal)
+                        and isinstance(item, TensorVal)
+                        and item.storage == value.storage
+                    ),
+                    None,
+                )
                 if index is not None and -len(items) <= index < len(items):
                     items[index] = value
                     state.env[target.value.value] = SeqVal(tuple(items))
-                elif same:
-                    # `laterals[i - 1] += up`: the item updated in place goes back into its slot
-                    items[same[0]] = value
+                elif same is not None:
+                    items[same] = value
                     state.env[target.value.value] = SeqVal(tuple(items), base.lineage)
                 else:
                     state.env[target.value.value] = UNKNOWN
@@ -5145,32 +5148,23 @@ def _yields(body) -> bool:
     return False
 
 
-def _backwards_retaining(body) -> bool:
-    """A statement `<expr>.backward(..., retain_graph=...)` among the statements of ``body``
-    (at any depth of its blocks)."""
+def _runs_backward(body, retaining: bool = False) -> bool:
+    """A statement `<expr>.backward(...)` among the statements of ``body`` (at any depth of its
+    blocks); with ``retaining``, one that passes `retain_graph`."""
     for small in _statements_of(body):
         call = small.value if type(small) is cst.Expr else None
         if (
             type(call) is cst.Call
             and type(call.func) is cst.Attribute
             and call.func.attr.value == "backward"
-            and any(a.keyword is not None and a.keyword.value == "retain_graph" for a in call.args)
+            and (
+                not retaining
+                or any(
+                    a.keyword is not None and a.keyword.value == "retain_graph" for a in call.args
+                )
+            )
         ):
             return True
-    return False
-
-
-def _runs_backward(body) -> bool:
-    """A statement `<expr>.backward(...)` among the statements of ``body``."""
-    for small in _statements_of(body):
-        if type(small) is cst.Expr:
-            call = small.value
-            if (
-                type(call) is cst.Call
-                and type(call.func) is cst.Attribute
-                and call.func.attr.value == "backward"
-            ):
-                return True
     return False
 
 
@@ -5411,13 +5405,8 @@ def _drop_unread_saves(value: Value, expr, state: State) -> None:
     if value.producer_node is not expr:
         return
     op_id = _last_op_id(value)
-    for storage, saves in list(state.saves.items()):
-        kept = tuple(s for s in saves if s.op_id != op_id)
-        if len(kept) != len(saves):
-            if kept:
-                state.saves[storage] = kept
-            else:
-                del state.saves[storage]
+    if op_id is not None:
+        state.clear_saves(frozenset({op_id}))
 
 
 def _last_op_id(value: Value) -> int | None:
@@ -5485,10 +5474,7 @@ def _module_entry(value: object) -> object | None:
 
 
 def _called_on_self(call: cst.Call) -> bool:
-    func = call.func
-    return (
-        type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
-    )
+    return _self_attribute(call.func) is not None
 
 
 def _called_from_init(memo: tuple) -> bool:
