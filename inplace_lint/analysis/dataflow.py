@@ -58,10 +58,12 @@ from inplace_lint.analysis.values import (
     Value,
     ZipVal,
     generic_submodule,
+    is_module_uid,
     lineage_of,
     merge_states,
     merge_values,
     new_id,
+    new_module_uid,
     replace,
     tri_or,
 )
@@ -1562,7 +1564,7 @@ class FunctionInterpreter:
                 found = True
         name = tensor.storage.split(":", 1)[1]
         if not found and name in state.env:  # `ema = copy.deepcopy(model)` of an unknown class
-            state.env[name] = ModuleVal(name, fw=tensor.fw, uid=f"m{new_id()}", frozen=True)
+            state.env[name] = ModuleVal(name, fw=tensor.fw, uid=new_module_uid(), frozen=True)
 
     def _drop_attribute_paths(self, prefix: str, state: State) -> None:
         dotted = prefix + "."
@@ -2212,7 +2214,7 @@ class FunctionInterpreter:
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
             positional, _ = self._args(call, state)
             if isinstance(positional[0], ModuleVal):
-                return replace(positional[0], uid=f"m{new_id()}", path="<copy>")
+                return replace(positional[0], uid=new_module_uid(), path="<copy>")
             return self._opaque_result(positional, call, state, "`copy.deepcopy`", known=False)
         qual = self.imports.resolve(func)
         if qual == "itertools.chain":
@@ -2540,7 +2542,7 @@ class FunctionInterpreter:
             # `build_model(...).requires_grad_(False)` (StyleGAN's G, D): a module whose class is
             # not known, with frozen parameters (a tensor's `requires_grad_` is handled above)
             self._args(call, state)
-            module = ModuleVal(name or "<module>", fw=self.fw, uid=f"m{new_id()}", frozen=True)
+            module = ModuleVal(name or "<module>", fw=self.fw, uid=new_module_uid(), frozen=True)
             if name and not isinstance(state.env.get(name), (TensorVal, ModuleVal)):
                 state.env[name] = module
             return module
@@ -2597,7 +2599,7 @@ class FunctionInterpreter:
             # `self.qf = qf; ... self.qf.parameters()` in `__init__`: the argument is a module of
             # a class not known here (rlkit's SACTrainer(env, policy, qf1, ...)), from now on
             module = ModuleVal(
-                dotted_name(receiver_expr) or "<module>", fw=fw, uid=f"m{tensor.storage}"
+                dotted_name(receiver_expr) or "<module>", fw=fw, uid=new_module_uid(tensor.storage)
             )
             for key, held in list(state.env.items()):
                 if isinstance(held, TensorVal) and held.storage == tensor.storage:
@@ -2724,7 +2726,7 @@ class FunctionInterpreter:
             path = _receiver_path(call)
             if path and state.env.get(path) is module:
                 if not isinstance(child, ModuleVal):
-                    child = ModuleVal("<unknown>", fw=module.fw, uid=f"m{new_id()}")
+                    child = ModuleVal("<unknown>", fw=module.fw, uid=new_module_uid())
                 children = (*module.children, child)
                 if len(children) > 1 and children[-2].node is not child.node:
                     # (the same constructor twice in a row: a loop's next pass, whose branches
@@ -3181,7 +3183,7 @@ class FunctionInterpreter:
                 if not isinstance(target, ModuleVal):
                     continue
                 storage, label, writer = target.params_storage_key, target.path, target.node
-            elif root.startswith("m") and root[1:].isdigit():
+            elif is_module_uid(root):
                 # a module the constructor was given (`Trainer(model)`): the caller's own
                 storage, label, writer = (
                     f"params:{root}",
@@ -3497,7 +3499,7 @@ class FunctionInterpreter:
                 local_class=cls_name,
                 fw=cls.module_fw or self.fw,
                 node=call,
-                uid=f"m{new_id()}",
+                uid=new_module_uid(),
                 init_entry=init_entry,
                 has_parameters=bool(cls.module_fw) or self._holds_parameters(cls, init_entry),
             )
@@ -3532,7 +3534,7 @@ class FunctionInterpreter:
                 local_class=cls_name,
                 fw=self.fw,
                 node=call,
-                uid=f"m{new_id()}",
+                uid=new_module_uid(),
                 init_entry=init_entry,
                 has_parameters=False,
             )
@@ -4022,7 +4024,7 @@ class FunctionInterpreter:
                 children = tuple(
                     v
                     if isinstance(v, ModuleVal)
-                    else ModuleVal("<unknown>", fw=fw, uid=f"m{new_id()}")
+                    else ModuleVal("<unknown>", fw=fw, uid=new_module_uid())
                     for v in items
                 )
             self._check_adjacency(children)
@@ -4037,7 +4039,7 @@ class FunctionInterpreter:
             fw=fw,
             node=call,
             has_parameters=has_params,
-            uid=f"m{new_id()}",
+            uid=new_module_uid(),
         )
 
     def _check_adjacency(self, children: tuple[ModuleVal, ...]) -> None:
@@ -5786,7 +5788,7 @@ def _next_element(item: Value) -> Value:
         return replace(item, items=tuple(_next_element(i) for i in item.items))
     if isinstance(item, ModuleVal) and item.uid:
         # `for block in self.blocks:` (an nn.ModuleList): the next block has its own parameters
-        return replace(item, uid=f"m{new_id()}")
+        return replace(item, uid=new_module_uid())
     if (
         isinstance(item, TensorVal)
         and type(item.storage) is int

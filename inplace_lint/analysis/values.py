@@ -23,6 +23,17 @@ def new_id() -> int:
     return next(_ids)
 
 
+def new_module_uid(number: int | None = None) -> str:
+    """The identity of a module value made by the analysis (a construction, a copy, a module
+    found without a name; ``number``: one already drawn from ``new_id``, such as the storage of
+    the tensor the module was first taken for): ``is_module_uid`` recognises exactly these."""
+    return f"m{next(_ids) if number is None else number}"
+
+
+def is_module_uid(key: str) -> bool:
+    return key.startswith("m") and key[1:].isdigit()
+
+
 def replace(obj, /, **changes):
     """``dataclasses.replace`` for the analysis' value classes, which are frozen dataclasses with
     neither ``__post_init__`` nor ``init=False`` fields: the instance's fields copied with the
