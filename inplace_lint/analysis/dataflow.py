@@ -207,6 +207,7 @@ class ModuleDataflow:
         self.apply_uses: dict[str, list[tuple[bool, ...]]] = {}
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
+        self._readable: dict[str, frozenset[str] | None] = {}
         self._carried: dict[str, frozenset[str]] = {}
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
@@ -301,6 +302,22 @@ class ModuleDataflow:
             if info is not None and info.cls is cls and not info.node.decorators:
                 found = frozenset(_self_attributes_assigned(info.node.body))
             self._forward_attributes[cls.name] = found
+        return found
+
+    def readable_attributes(self, key: str) -> frozenset[str] | None:
+        """The `self.<name>` a call of the method ``key`` can read: those its body reads and
+        those of the methods of its own class it reaches through `self` (calls, properties).
+        None when it may read any: a generic access (`self.parameters()`, `getattr(self, n)`,
+        `self` handed to a function, `super()`), or a call of a method it may inherit from a
+        class not in this module. (Only the class's own methods and its `__init__`s are read:
+        the prefilter keeps exactly those, so the answer is the same on a reduced text.)"""
+        if key in self._readable:
+            return self._readable[key]
+        info = self.index.functions.get(key)
+        found: frozenset[str] | None = None
+        if info is not None and info.cls is not None:
+            found = _readable_attributes(info, self.index)
+        self._readable[key] = found
         return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
@@ -509,6 +526,7 @@ class FunctionInterpreter:
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
+        self.unpacked_items: set[object] = set()  # storages of items unpacked from an argument
         self.param_index: dict[str, int] = {}  # parameter name -> index (self / ctx left out)
         self.param_origins: dict[int, int] = {}  # an argument's own lineage id -> its index
         self._tensor_names: dict[str, bool] = {}  # name -> used as only a tensor can be (memo)
@@ -1434,8 +1452,11 @@ class FunctionInterpreter:
             elements = [e for e in target.elements]
             if self._may_be_a_sequence(value):
                 # `z, log_s_list, log_det_W_list = model_output`: its items are separate objects
-                # (fairseq WaveGlow's loss: a false IPL004 once `if i == 0:` was decided per pass)
+                # (fairseq WaveGlow's loss: a false IPL004 once `if i == 0:` was decided per pass),
+                # and each may be a list itself (PaddleSeg's STFPM loss is given
+                # `[student_feats, teacher_feats]` and replaces their items: _may_be_a_container)
                 items = [replace(value, storage=new_id()) for _ in elements]
+                self.unpacked_items.update(item.storage for item in items)
             else:
                 items = _unpack(value, len(elements))
             for element, item in zip(elements, items):
@@ -1630,8 +1651,9 @@ class FunctionInterpreter:
         list's or a dict's, an operator, a tuple or `...` key, a framework function given it).
         A list or a dict takes such a write without any tensor being written, so no finding can
         be promised. Not for arguments: a helper's `a[0] = 0` is replayed on what its callers
-        pass, which the callers know (docs/analysis.md, session 13)."""
-        if base.known:
+        pass, which the callers know (docs/analysis.md, session 13); but for the items unpacked
+        from one (`s_feat, t_feat = inputs`), which no caller's replay reaches."""
+        if base.known and base.storage not in self.unpacked_items:
             return False
         return self._used_as_container(target, state)
 
@@ -2032,6 +2054,11 @@ class FunctionInterpreter:
                 return self._view_of(base, expr, state, f"`.{attr}`")
             if base.nondiff_outputs and attr in ("values", "indices"):
                 return output_at(base, 0 if attr == "values" else 1)
+            if not base.known and attr not in _METADATA_ATTRIBUTES:
+                # a field of what a call we know nothing about computed (`critic(obs, a).q` of
+                # a forward returning `AttrDict(q=...)`, a model's `out.logits`): as for an
+                # entry read by a string key, the value has that call's graph
+                return Unknown(base.lineage)
             return UNKNOWN
         if isinstance(base, ModuleVal):
             return self._module_attribute(base, attr, path)
@@ -2060,6 +2087,7 @@ class FunctionInterpreter:
                     param_of=module.path if declared.parameter else None,
                     lineage=frozenset(),
                     attr=attr if declared.parameter else None,
+                    attr_by=module.node if declared.parameter else None,
                 )
             if isinstance(declared, ModuleVal):
                 # a submodule seen from outside: its parameters are the owner's parameters
@@ -2354,6 +2382,12 @@ class FunctionInterpreter:
             return self._paddle_parameter(call, state)
         if kb.is_optimizer_class(qual):
             return self._make_optimizer(call, state, fw)
+        if qual in _IDENTITY_CALLS:
+            # `torch.jit._unwrap_optional(hidden)`, `torch.jit.annotate(List[Tensor], [])`:
+            # TorchScript's markers return their argument itself
+            positional, _ = self._args(call, state)
+            at = _IDENTITY_CALLS[qual]
+            return positional[at] if len(positional) > at else UNKNOWN
         if kb.is_noop_framework_call(qual):
             self._args(call, state)
             return UNKNOWN
@@ -2512,6 +2546,19 @@ class FunctionInterpreter:
                 if method == "apply":
                     return self.call_autograd_function(cls_name, call, state)
             return self.call_opaque(call, state, call.func)
+        if (
+            method == "step"
+            and type(receiver_expr) is cst.Attribute
+            and isinstance(owner := self.eval(receiver_expr.value, state), ModuleVal)
+            and owner.local_class
+            and owner.path != "self"
+            and self._instance_optimizer(owner, receiver_expr.attr.value) is not None
+        ):
+            # `model.dis_optimizer.step()`: the optimizer the instance's `__init__` built over
+            # `self.discriminator.parameters()` updates `model.discriminator`, not all of `model`
+            self._args(call, state)
+            self._instance_step(owner, receiver_expr.attr.value, call, call, state)
+            return UNKNOWN
         # Unknown receiver
         name = dotted_name(receiver_expr) or ""
         if name == "self" and self.cls is not None and method in self.cls.methods:
@@ -2941,6 +2988,9 @@ class FunctionInterpreter:
                 # a local forward the analysis followed whole, which saved no parameter on the
                 # way to what it returns (`x + self.pos_embed`), leaves none for a step to break
                 only = summary.saved_parameters() if summary is not None else None
+                if only is None and summary is not None:
+                    # not followed whole: still, it can only have saved what it reads
+                    only = self.flow.readable_attributes(entry)
                 if only is None or only:
                     state.add_save(
                         owner.params_storage_key,
@@ -3161,18 +3211,27 @@ class FunctionInterpreter:
             elif kind == "step" and isinstance(value, OptimizerVal):
                 self.optimizer_step(value, detail, state, callee=call)
 
-    def _instance_step(self, instance: ModuleVal, name: str, step, call, state: State) -> None:
-        """`agent.update_critic(loss)` whose method steps `self.critic_opt`: the optimizer
-        `__init__` made updates, here, the parameters of `agent.critic` (the instance's storage,
-        written as by that submodule, so that saves made by its siblings are not held against
-        it: ``Save.by``); reported where the method steps, for this call."""
+    def _instance_optimizer(self, instance: ModuleVal, name: str) -> OptimizerVal | None:
+        """The optimizer over known modules that the instance's `__init__` bound to `self.<name>`."""
         if not instance.local_class:
-            return
+            return None
         cls = self.index.classes.get(instance.local_class)
         declared = self.flow.init_attributes(cls, instance.init_entry) if cls else {}
         optimizer = declared.get(f"self.{name}")
         if not isinstance(optimizer, OptimizerVal) or optimizer.modules is None:
-            return
+            return None
+        return optimizer
+
+    def _instance_step(self, instance: ModuleVal, name: str, step, call, state: State) -> bool:
+        """`agent.update_critic(loss)` whose method steps `self.critic_opt`: the optimizer
+        `__init__` made updates, here, the parameters of `agent.critic` (the instance's storage,
+        written as by that submodule, so that saves made by its siblings are not held against
+        it: ``Save.by``); reported where the method steps, for this call. Also a step of that
+        optimizer read from outside (`model.dis_optimizer.step()`: ``step`` is ``call``).
+        False when `__init__` made no optimizer over known modules of that name."""
+        optimizer = self._instance_optimizer(instance, name)
+        if optimizer is None:
+            return False
         text = f"`{_code(self, step)}`"
         labels = optimizer.labels or optimizer.modules
         for root, held in zip(optimizer.modules, labels):
@@ -3193,6 +3252,7 @@ class FunctionInterpreter:
             else:
                 continue
             self._parameter_update(state, optimizer.fw, storage, label, step, text, call, writer)
+        return True
 
     def _apply_self_submodules(
         self, summary: FunctionSummary, result: Value, call, state: State, op_text: str
@@ -3396,7 +3456,14 @@ class FunctionInterpreter:
         if inner.tensor.via_data and not tensor.via_data:
             tensor = replace(tensor, via_data=True)
         if inner.tensor.view == "multi":
-            tensor = replace(tensor, view="multi", multi_base_requires_grad=tensor.requires_grad)
+            # the views the callee made of it (`hidden.unbind(0)`), named as the callee made them
+            tensor = replace(
+                tensor,
+                view="multi",
+                multi_base_requires_grad=tensor.requires_grad,
+                producer=inner.tensor.producer,
+                producer_node=inner.tensor.producer_node,
+            )
         elif inner.tensor.view == "view" and not inner.full_slice and tensor.view is None:
             # `out[:, 0::2] = ...` on the argument: through a view of the caller's tensor, so a
             # leaf there raises the view-of-leaf error (XLM's sinusoidal embeddings: IPL003)
@@ -3520,6 +3587,10 @@ class FunctionInterpreter:
             if init_key in self.index.functions:
                 entry = _entry_signature(self._arguments_by_index(init_key, positional, keywords))
             return replace(optimizer, local_class=cls_name, init_entry=entry)
+        if cls is not None and _mapping_class(cls, self.index):
+            # `AttrDict(q=...)` of `class AttrDict(dict)`: a mapping like `dict(q=...)`, whose
+            # entries are read as attributes
+            return self.call_opaque(call, state, call.func)
         if cls is not None and not cls.autograd_function_fw:
             # an instance of a plain class of this module (an RL agent, a trainer holding its
             # networks and optimizers): no parameters of its own, but its methods run with what
@@ -4387,6 +4458,14 @@ class FunctionInterpreter:
             # a module updating its own weight: a sibling's save in the shared storage of their
             # container is another module's parameters (unless built by the same call)
             saves = tuple(s for s in saves if s.by is None or s.by is writer)
+        if tensor.attr is not None and tensor.attr_by is not None:
+            # `self.flava.logit_scale.data.clamp_()`: a save of `self.flava`'s parameters by
+            # its call holds only those its forward can read
+            saves = tuple(
+                s
+                for s in saves
+                if s.only is None or s.by is not tensor.attr_by or tensor.attr in s.only
+            )
         own = path.removesuffix(".data") if path else None
         if callee is not None and own and own.startswith("self.") and own.count(".") == 1:
             # a module's call replays its forward's write to `self.<name>` (or its `.data`): a
@@ -4730,7 +4809,7 @@ def _init_signature(arguments: list) -> tuple:
     entry = []
     for value in map(_as_string_tuple, arguments):
         module = _module_entry(value)
-        if isinstance(module, _FrameworkModuleArg):
+        if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
         else:
             entry.append(value if _flag_or_string(value) else None)
@@ -4857,6 +4936,9 @@ _PYTHON_VALUE_METHODS = frozenset(
 
 # Forward arguments named as integer or boolean data (`edge_index`, `input_ids`, `attention_mask`,
 # `labels`): tensors that do not require grad, not activations from earlier layers.
+# framework calls that return one of their arguments itself: its position
+_IDENTITY_CALLS = {"torch.jit._unwrap_optional": 0, "torch.jit.annotate": 1}
+
 _DATA_ARGUMENT = re.compile(
     r"(?:\w+_)?(?:index|indices|idx|ids|mask|masks|labels?|targets?|lengths?|lens|batch)"
 )
@@ -5212,6 +5294,115 @@ def _self_attributes_read(node) -> set[str]:
                 continue
         stack.extend(_subnodes(current))
     return found
+
+
+# what gives a method every attribute of `self` at once (its parameters, its submodules)
+_GENERIC_SELF_ACCESS = frozenset(
+    {
+        "parameters", "named_parameters", "buffers", "named_buffers", "state_dict",
+        "modules", "named_modules", "children", "named_children", "apply", "get_parameter",
+        "get_submodule", "get_buffer", "_parameters", "_buffers", "_modules", "__dict__",
+        "__getattr__", "__getattribute__", "forward", "__call__", "sublayers",
+        "named_sublayers", "_sub_layers",
+    }
+)  # fmt: skip
+# bases whose methods read no attribute a subclass defines, but through the accesses above
+_PLAIN_MODULE_BASES = frozenset(
+    {"torch.nn.Module", "torch.nn.modules.module.Module", "paddle.nn.Layer", "nn.Module",
+     "nn.Layer", "object"}
+)  # fmt: skip
+
+
+def _readable_attributes(info: FunctionInfo, index: ModuleIndex) -> frozenset[str] | None:
+    """``ModuleDataflow.readable_attributes`` (a module-level function: no closure cycles)."""
+    cls = info.cls
+    methods = cls.methods
+    plain = _plain_lineage(cls, index, 0)
+    declared: set[str] = set()
+    for owner in _local_lineage(cls, index):
+        init = owner.methods.get("__init__")
+        if init is not None:
+            declared |= _self_attributes_assigned(init.body)
+    found: set[str] = set()
+    todo: list[cst.FunctionDef] = [info.node]
+    seen = {info.node.name.value}
+    while todo:
+        reads = _self_reads(todo.pop())
+        if reads is None:
+            return None
+        for name, called in reads:
+            if name in _GENERIC_SELF_ACCESS:
+                return None
+            method = methods.get(name)
+            if method is not None:
+                if not method.params.params:  # a stub of the prefilter: its body is unknown
+                    return None
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(method)
+                continue
+            if called and not plain and name not in declared:
+                return None  # `self.get_extended_attention_mask(...)`: inherited, unknown
+            found.add(name)
+    return frozenset(found)
+
+
+def _local_lineage(cls: ClassInfo, index: ModuleIndex) -> list[ClassInfo]:
+    out = [cls]
+    for current in out:
+        if len(out) > 16:
+            break
+        for base in current.base_names:
+            local = index.classes.get(base)
+            if local is not None and local not in out:
+                out.append(local)
+    return out
+
+
+def _plain_lineage(cls: ClassInfo, index: ModuleIndex, depth: int) -> bool:
+    """Every base of the class is a local class (with a plain lineage) or a plain module base,
+    and no local base defines a method (the class's own are all that `self.m()` can run)."""
+    if depth > 8:
+        return False
+    for base in cls.base_names:
+        local = index.classes.get(base)
+        if local is not None and local is not cls:
+            if any(name != "__init__" for name in local.methods):
+                return False
+            if not _plain_lineage(local, index, depth + 1):
+                return False
+        elif base not in _PLAIN_MODULE_BASES:
+            return False
+    return True
+
+
+def _self_reads(node: cst.FunctionDef) -> list[tuple[str, bool]] | None:
+    """The `self.<name>` a method's body reads, each with whether it is called there; None when
+    `self` is used otherwise (handed to a function, `getattr(self, ...)`) or `super()` is."""
+    out: list[tuple[str, bool]] = []
+    stack: list = [node.body]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is cst.Call:
+            func = current.func
+            if type(func) is cst.Attribute and type(func.value) is cst.Name:
+                if func.value.value == "self":
+                    out.append((func.attr.value, True))
+                    stack.extend(current.args)
+                    continue
+            elif type(func) is cst.Name and func.value == "super":
+                return None
+        elif kind is cst.Attribute:
+            if type(current.value) is cst.Name and current.value.value == "self":
+                out.append((current.attr.value, False))
+                continue
+        elif kind is cst.Name:
+            if current.value == "self":
+                return None
+            continue
+        stack.extend(_subnodes(current))
+    return out
 
 
 def _self_attributes_assigned(body) -> set[str]:
@@ -5659,6 +5850,35 @@ def _int_index(expr: cst.Subscript) -> int | None:
     ):
         return -int(value.expression.value)
     return None
+
+
+# attributes of a tensor (or of what an unknown call returned) that are facts about it, not
+# values computed from it: they carry no graph
+_METADATA_ATTRIBUTES = frozenset(
+    {
+        "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "is_leaf", "grad_fn",
+        "layout", "names", "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta",
+        "place", "stop_gradient", "name", "persistable", "type", "training",
+    }
+)  # fmt: skip
+
+_MAPPING_BASES = frozenset(
+    {"dict", "collections.OrderedDict", "OrderedDict", "collections.UserDict", "UserDict"}
+)
+
+
+def _mapping_class(cls: ClassInfo, index: ModuleIndex, depth: int = 0) -> bool:
+    """A plain class of this module that is a dict with no `__init__` of its own (spirl's
+    `class AttrDict(dict)` with `__getattr__ = dict.__getitem__`-like access)."""
+    if "__init__" in cls.methods or depth > 8:
+        return False
+    for base in cls.base_names:
+        if base in _MAPPING_BASES:
+            return True
+        parent = index.classes.get(base)
+        if parent is not None and parent is not cls and _mapping_class(parent, index, depth + 1):
+            return True
+    return False
 
 
 def _keyed_by_string(expr: cst.Subscript) -> bool:

@@ -98,6 +98,7 @@ class TensorVal:
     # its name there; that module's storage holds all of its parameters, and a save of this
     # one names it (``Save.only``) so that a write of another (`count`) is not held against it
     attr: str | None = None
+    attr_by: cst.CSTNode | None = None  # and that module's constructor call (``Save.by``)
     parameter: bool = False  # an nn.Parameter / module parameter (for IPL006 / paddle rules)
     nondiff_outputs: tuple[int, ...] = ()  # a tuple result whose outputs at these indices are
     #                                        integer-like (indices of topk/sort/max(dim)): no grad
