@@ -95,6 +95,8 @@ class FunctionSummary:
     ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
+    # ... but only on one side of an `if <option>:` (`if self.with_activation: x = self.act(x)`)
+    saved_output_condition: str | None = None
     returns_known: bool = False  # the returned tensor's producer is known
     # every return path returns a tensor without a graph (`return x.detach()`, made under
     # no_grad): the caller's result does not require grad and no backward runs through the call
@@ -344,6 +346,8 @@ class ModuleDataflow:
                 value = _literal(param.default)
                 if isinstance(value, str):
                     out[param.name.value] = value
+            elif _config_default(param.default):
+                out[param.name.value] = CONFIG_DEFAULT
         return out
 
     def parameter_names(self, key: str) -> list[str]:
@@ -699,6 +703,11 @@ class FunctionInterpreter:
                 # a dispatch order left at its default (`order=("conv", "norm", "act")`)
                 state.env[name] = ConstVal(order)
                 continue
+            elif (layer := self._layer_class_default(param.default)) is not None:
+                # `norm_layer=nn.LayerNorm`, `act_layer=nn.GELU` (timm, MAE-DFER's LGBlock):
+                # `norm_layer(dim)` builds that layer unless a caller passes another
+                state.env[name] = FrameworkRef(layer)
+                continue
             elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
                 continue
@@ -715,6 +724,17 @@ class FunctionInterpreter:
                 known=True,
                 lineage=frozenset({origin}),
             )
+
+    def _layer_class_default(self, default) -> str | None:
+        """The framework layer class a parameter's default names (`nn.LayerNorm`), if any."""
+        if type(default) is not cst.Attribute:
+            return None
+        qual = self.imports.resolve(default)
+        if qual is None or not qual.startswith(("torch.nn.", "paddle.nn.")):
+            return None
+        if not qual.rsplit(".", 1)[-1][:1].isupper():
+            return None
+        return qual if kb.module_class(qual, {}) is not None else None
 
     def _bind_self(self, state: State) -> None:
         cls = self.info.cls
@@ -1299,12 +1319,18 @@ class FunctionInterpreter:
             self.result.summary.returned = value
         if isinstance(value, TensorVal):
             saves = state.saves.get(value.storage, ())
-            saved = any(s.certain and s.what == "output" for s in saves)
+            outputs = [s for s in saves if s.certain and s.what == "output"]
+            saved = bool(outputs)
             summary = self.result.summary
             # every return path must return a saved output for callers to rely on it
             summary.returns_saved_output = saved and (
                 summary.returns_saved_output or not self.returns_seen
             )
+            condition = (
+                outputs[0].condition if outputs and all(s.condition for s in outputs) else None
+            )
+            if not self.returns_seen or summary.saved_output_condition is None:
+                summary.saved_output_condition = condition
             summary.returns_known = value.known and (summary.returns_known or not self.returns_seen)
             self.returns_seen = True
 
@@ -1339,6 +1365,18 @@ class FunctionInterpreter:
         summary = self.result.summary
         unnamed: set[str] = set()  # `params:` storages (submodules) saved, not yet named
         own = state.env.get("self")
+        # the buffers of `self` and of its submodules (`buffer:<root>.<name>`)
+        buffers: set[str] = set()
+        if isinstance(own, ModuleVal):
+            todo = [
+                held
+                for key, held in state.env.items()
+                if (key == "self" or key.startswith("self.")) and isinstance(held, ModuleVal)
+            ]
+            while todo and len(buffers) < 256:
+                held = todo.pop()
+                buffers.add(f"buffer:{held.key_root}.")
+                todo.extend(held.children)  # a Sequential's blocks keep roots of their own
         own = own.params_storage_key if isinstance(own, ModuleVal) else None
         if own is not None and self.is_forward_like:
             own = None  # a forward's own saves are its callers' business (call_module)
@@ -1362,6 +1400,16 @@ class FunctionInterpreter:
                 continue
             if storage in self.param_storages:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
+            if (
+                buffers
+                and isinstance(storage, str)
+                and storage.startswith("buffer:")
+                and (prefix := storage[: storage.rfind(".") + 1]) in buffers
+                and not all(s.via_data for s in reached)
+            ):
+                # a buffer of a submodule its call saved (a NoisyLinear held as `self.fc`):
+                # this module's own, for its callers
+                summary.saved_self_attributes.add(storage[len(prefix) :])
             if isinstance(storage, str) and storage.startswith("params:"):
                 unnamed.add(storage)
                 unnamed_what.setdefault(storage, reached[0].what)
@@ -1389,6 +1437,10 @@ class FunctionInterpreter:
             saves = state.saves.get(held.storage, ())
             if not any(s.certain and s.op_id in lineage for s in saves):
                 continue
+            if not held.parameter and all(
+                s.via_data for s in saves if s.certain and s.op_id in lineage
+            ):
+                continue  # only its `.data` was saved: a later write of it does not raise
             if held.parameter:
                 summary.saved_parameter_names.add(key[len("self.") :])
             else:
@@ -1666,6 +1718,8 @@ class FunctionInterpreter:
         if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
             return False
         key = target.slice[0].slice.value
+        if type(key) is cst.UnaryOperation and type(key.operator) is cst.Minus:
+            key = key.expression  # `blocks[-1] = ...`
         if type(key) is cst.Integer:
             pass
         elif type(key) is cst.Name and key.value not in ("None", "Ellipsis"):
@@ -2298,6 +2352,13 @@ class FunctionInterpreter:
         return positional, keywords
 
     def call_framework(self, qual: str, call: cst.Call, state: State) -> Value:
+        if qual == "einops.rearrange":
+            # a reshape and a permute: like `reshape`, a view of its input where it can be
+            # (MAE-DFER#15: `rearrange(x[:, 0], ...)` saved by a LayerNorm, then `x[:, 0] = ...`)
+            positional, _ = self._args(call, state)
+            if positional and isinstance(positional[0], TensorVal):
+                return self._view_of(positional[0], call, state, f"`{_code(self, call)}`")
+            return self._opaque_result(positional, call, state, "", known=False)
         fw = qual.split(".")[0]
         if qual in kb.NO_GRAD_CONTEXTS:
             self._args(call, state)
@@ -2498,7 +2559,9 @@ class FunctionInterpreter:
             elif isinstance(value, SeqVal):
                 state.env[receiver_expr.value] = SeqVal((*receiver.items, *value.items), lineage)
             else:
-                state.env[receiver_expr.value] = UNKNOWN
+                # `outs.extend([self.convs[i](x[i]) for i in ...])`: items not known one by one,
+                # but the list's graph is still theirs (PAFPN returns `tuple(outs)`)
+                state.env[receiver_expr.value] = Unknown(lineage)
             return UNKNOWN
         if isinstance(receiver, OptimizerVal):
             key = f"{receiver.local_class}.{method}"
@@ -2972,6 +3035,7 @@ class FunctionInterpreter:
             known=bool(summary and summary.returns_known),
             requires_grad=True if module.has_parameters else None,
             saves_output=bool(summary and summary.returns_saved_output),
+            output_condition=summary.saved_output_condition if summary else None,
             opaque=summary is None or summary.opaque_inside,
         )
         if summary is not None:
@@ -3142,6 +3206,7 @@ class FunctionInterpreter:
             known=known,
             requires_grad=False if grad_free else None,
             saves_output=bool(callee and callee.summary.returns_saved_output),
+            output_condition=callee.summary.saved_output_condition if callee else None,
             opaque=callee is None or callee.summary.opaque_inside,
             uses_views=callee is None,
         )
@@ -3353,7 +3418,7 @@ class FunctionInterpreter:
             for name in summary.saved_self_attributes:
                 state.add_save(
                     f"buffer:{module.key_root}.{name}",
-                    Save(_unquote(op_text), call, op_id, name, certain),
+                    Save(_unquote(op_text), call, op_id, name, certain, by=module.node),
                 )
 
     def _arguments_by_index(
@@ -3442,6 +3507,19 @@ class FunctionInterpreter:
                     producer_node=inner.tensor.producer_node,
                 )
                 self._replay(inner, tensor, call, state, writer=module.node)
+            if summary.forward_like:
+                for name, inner in summary.self_buffer_writes.items():
+                    if inner.tensor.via_data or not inner.bumps_version:
+                        continue  # (an EMA's `.data` update: no version check to break)
+                    # NoisyNet's `self.epsilon_weight.normal_()` at every call: it breaks what
+                    # an earlier call of this module saved of that buffer
+                    tensor = TensorVal(
+                        fw=inner.fw,
+                        storage=f"buffer:{module.key_root}.{name}",
+                        requires_grad=False,
+                        producer=f"the buffer `{module.path}.{name}`",
+                    )
+                    self._replay(inner, tensor, call, state, writer=module.node)
 
     def _in_graph_of(self, tensor: TensorVal, op_id: int, state: State) -> TensorVal:
         """A callee's in-place write gave ``tensor``'s memory the graph of op ``op_id``: so it is
@@ -3707,6 +3785,7 @@ class FunctionInterpreter:
         saves_output: bool = False,
         opaque: bool | None = None,
         uses_views: bool = True,
+        output_condition: str | None = None,
     ) -> Value:
         """A call's result when the op is not in the tables. ``opaque``: what the call saved is
         not known (by default: when the result is not ``known``); with a tensor that may require
@@ -3735,7 +3814,10 @@ class FunctionInterpreter:
         fw = tensors[0].fw if tensors else self.fw
         result = _op_result(fw, rg, op_text, call, lineage | {op_id}, state, known=known)
         if saves_output and state.grad_enabled:
-            state.add_save(result.storage, Save(_unquote(op_text), call, op_id, "output"))
+            state.add_save(
+                result.storage,
+                Save(_unquote(op_text), call, op_id, "output", condition=output_condition),
+            )
         return result
 
     # ---------------------------------------------------------------- ops
@@ -3836,7 +3918,15 @@ class FunctionInterpreter:
                     (
                         param,
                         value.storage,
-                        Save(_unquote(op_text), node, op_id, what, save_certain, only=only),
+                        Save(
+                            _unquote(op_text),
+                            node,
+                            op_id,
+                            what,
+                            save_certain,
+                            only=only,
+                            via_data=value.via_data,
+                        ),
                     )
                 )
         if isinstance(target, TensorVal) and report_writes:
@@ -4209,7 +4299,17 @@ class FunctionInterpreter:
     def _make_optimizer(self, call: cst.Call, state: State, fw: str) -> Value:
         groups = self._parameter_groups(call, state)
         positional, keywords = self._args(call, state)
-        params = positional[0] if positional else keywords.get("params", keywords.get("parameters"))
+        params = keywords.get("params", keywords.get("parameters"))
+        if params is None and positional:
+            if fw == "paddle":
+                # `paddle.optimizer.Adam(1e-3, parameters=...)` puts the learning rate first:
+                # the parameters are whichever positional argument holds them
+                params = next(
+                    (a for a in positional if any(isinstance(v, ParamsVal) for v in _flatten(a))),
+                    None,
+                )
+            else:
+                params = positional[0]
         return self._optimizer_over(groups if groups is not None else params, fw)
 
     def _parameter_groups(self, call: cst.Call, state: State) -> Value | None:
@@ -4458,6 +4558,10 @@ class FunctionInterpreter:
             # a module updating its own weight: a sibling's save in the shared storage of their
             # container is another module's parameters (unless built by the same call)
             saves = tuple(s for s in saves if s.by is None or s.by is writer)
+        if bumps and not tensor.via_data:
+            # `self.sigma * self.epsilon.data` saved an alias with a version counter of its
+            # own: a later `self.epsilon.normal_()` does not make its backward raise
+            saves = tuple(s for s in saves if not s.via_data)
         if tensor.attr is not None and tensor.attr_by is not None:
             # `self.flava.logit_scale.data.clamp_()`: a save of `self.flava`'s parameters by
             # its call holds only those its forward can read
@@ -4827,9 +4931,34 @@ def _as_string_tuple(value: object) -> object:
     return value
 
 
+class _ConfigDefault:
+    """The value of a parameter left at a default that is a non-empty dict (`act_cfg=dict(
+    type="ReLU")`, mmcv's ConvModule): not None and true, whatever its contents."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<a dict default>"
+
+
+CONFIG_DEFAULT = _ConfigDefault()
+
+
+def _config_default(node) -> bool:
+    if type(node) is cst.Dict:
+        return bool(node.elements)
+    return (
+        type(node) is cst.Call
+        and type(node.func) is cst.Name
+        and node.func.value == "dict"
+        and bool(node.args)
+    )
+
+
 def _flag_or_string(value: object) -> bool:
     return isinstance(value, ConstVal) and (
         isinstance(value.value, (bool, type(None), str))
+        or value.value is CONFIG_DEFAULT
         or (
             isinstance(value.value, tuple)
             and len(value.value) <= _UNROLLED_LOOP
@@ -6025,11 +6154,21 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
     a save in some configurations only."""
     if not (then.reachable and other.reachable):
         return
+    same: set[object] = set()
     for key, value in merged.env.items():
         if not isinstance(value, TensorVal):
             continue
         a, b = then.env.get(key), other.env.get(key)
-        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)) or a.storage == b.storage:
+        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)):
+            continue
+        if a.storage == b.storage:
+            # `if self.with_activation: x = self.activate(x)` with an in-place ReLU: the same
+            # tensor either way, saved (as the ReLU's output) on one side only
+            # (only a name the branch rebound: `identity = self.conv(x)` under `if` leaves `x`
+            # as it was, and what the conv saved of it counts as before)
+            if value.storage == a.storage and a.lineage != b.lineage and a.storage not in same:
+                same.add(a.storage)
+                _mark_one_side(merged, a.storage, then, other, test)
             continue
         if value.storage in (a.storage, b.storage):
             continue
@@ -6043,6 +6182,19 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
                 else replace(s, condition=test if s in on_then else _negated(test))
                 for s in saves
             )
+
+
+def _mark_one_side(merged: State, storage, then: State, other: State, test: str) -> None:
+    on_then = set(then.saves.get(storage, ()))
+    on_other = set(other.saves.get(storage, ()))
+    saves = merged.saves.get(storage)
+    if saves and on_then != on_other:
+        merged.saves[storage] = tuple(
+            s
+            if s.condition or (s in on_then) == (s in on_other)
+            else replace(s, condition=test if s in on_then else _negated(test))
+            for s in saves
+        )
 
 
 def _reads_gradient(expr) -> bool:
@@ -6290,7 +6442,13 @@ def _is_non_tensor_default(default) -> bool:
     return (
         value is not _NOT_LITERAL
         and value is not None
-        or isinstance(default, (cst.Float, cst.Tuple))
+        or isinstance(default, (cst.Float, cst.Tuple, cst.Dict, cst.List, cst.Set))
+        # `act_cfg=dict(type="ReLU")` (mmcv's ConvModule): a config, never a tensor
+        or (
+            type(default) is cst.Call
+            and type(default.func) is cst.Name
+            and default.func.value in ("dict", "list", "set", "tuple", "frozenset")
+        )
     )
 
 

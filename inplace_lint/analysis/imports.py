@@ -62,8 +62,9 @@ class ImportTable:
         base = _module_name(node.module)
         if isinstance(node.names, cst.ImportStar):
             return
-        # `from itertools import chain`: the analysis follows `chain(a.parameters(), ...)`
-        only = {"chain"} if base == "itertools" else None
+        # `from itertools import chain`: the analysis follows `chain(a.parameters(), ...)`;
+        # `from einops import rearrange`: a reshape (FunctionInterpreter.call_framework)
+        only = _FOLLOWED_IMPORTS.get(base)
         if base.split(".")[0] not in FRAMEWORK_ROOTS and only is None:
             return
         for alias in node.names:
@@ -98,6 +99,8 @@ class ImportTable:
                     best = candidate
         return best
 
+
+_FOLLOWED_IMPORTS = {"itertools": {"chain"}, "einops": {"rearrange"}}
 
 _CANONICAL_PREFIXES = (
     ("torch.nn.modules.", "torch.nn."),

@@ -69,6 +69,9 @@ class Save:
     # one container share its parameter storage; a write made by a sibling built elsewhere (its
     # own forward updating its own weight) does not touch what this one saved
     by: cst.CSTNode | None = None
+    # the op saved the tensor's `.data` alias, whose version counter is its own: a write to the
+    # tensor itself does not make this save's backward raise
+    via_data: bool = False
 
 
 @dataclass(frozen=True)
