@@ -2546,22 +2546,23 @@ class FunctionInterpreter:
         if (
             isinstance(receiver, SeqVal)
             and method in ("append", "extend")
-            and type(receiver_expr) is cst.Name
+            and (held := _list_name(receiver_expr, state)) is not None
             and len(call.args) == 1
             and not call.args[0].star
         ):
-            # `layers.append(nn.Linear(...))`: a list being built (a factory's Sequential)
+            # `layers.append(nn.Linear(...))`, `self.agents.append(Agent(...))`: a list being
+            # built (a factory's Sequential, a holder of instances)
             value = self.eval(call.args[0].value, state)
             # the list's graph is its items' (returning it reaches what made them)
             lineage = receiver.lineage | lineage_of(value)
             if method == "append":
-                state.env[receiver_expr.value] = SeqVal((*receiver.items, value), lineage)
+                state.env[held] = SeqVal((*receiver.items, value), lineage)
             elif isinstance(value, SeqVal):
-                state.env[receiver_expr.value] = SeqVal((*receiver.items, *value.items), lineage)
+                state.env[held] = SeqVal((*receiver.items, *value.items), lineage)
             else:
                 # `outs.extend([self.convs[i](x[i]) for i in ...])`: items not known one by one,
                 # but the list's graph is still theirs (PAFPN returns `tuple(outs)`)
-                state.env[receiver_expr.value] = Unknown(lineage)
+                state.env[held] = Unknown(lineage)
             return UNKNOWN
         if isinstance(receiver, OptimizerVal):
             key = f"{receiver.local_class}.{method}"
@@ -4456,6 +4457,19 @@ class FunctionInterpreter:
                 # `for opt in self.critic_opts: opt.step()` over optimizers of the same
                 # modules (spirl's SAC keeps one per critic, built by one comprehension)
                 return first
+            if (
+                isinstance(first, ModuleVal)
+                and first.local_class
+                and all(
+                    isinstance(i, ModuleVal)
+                    and i.local_class == first.local_class
+                    and i.node is first.node
+                    for i in iterable.items
+                )
+            ):
+                # `for agent in self.agents:` of `[Agent(...) for _ in range(n)]` (MADDPG), or
+                # of a loop appending `Agent(...)`: one construction stands for each instance
+                return first
         if (
             isinstance(iterable, TensorVal)
             and iterable.known
@@ -6008,6 +6022,18 @@ def _mapping_class(cls: ClassInfo, index: ModuleIndex, depth: int = 0) -> bool:
         if parent is not None and parent is not cls and _mapping_class(parent, index, depth + 1):
             return True
     return False
+
+
+def _list_name(expr, state: State) -> str | None:
+    """The name a list being built is held under: `layers`, or `self.agents` when the function
+    holds it under that path."""
+    if type(expr) is cst.Name:
+        return expr.value
+    if type(expr) is cst.Attribute:
+        path = dotted_name(expr)
+        if path is not None and isinstance(state.env.get(path), SeqVal):
+            return path
+    return None
 
 
 def _keyed_by_string(expr: cst.Subscript) -> bool:
