@@ -35,7 +35,7 @@ from inplace_lint.analysis.events import (
     Write,
 )
 from inplace_lint.analysis.imports import dotted_name
-from inplace_lint.analysis.index import ClassInfo, FunctionInfo, ModuleIndex
+from inplace_lint.analysis.index import FUNCTION_BASES, ClassInfo, FunctionInfo, ModuleIndex
 from inplace_lint.analysis.snippets import snippet
 from inplace_lint.analysis.values import (
     GENERIC_SUBMODULE,
@@ -2030,6 +2030,39 @@ class FunctionInterpreter:
             return SeqVal((value,), lineage_of(value))
         return Unknown(lineage_of(value))
 
+    def _map_lambda(self, function: cst.Lambda, items, state: State) -> Value | None:
+        """`q, k, v = map(lambda t: rearrange(t, ...), (q, k, v))` (lucidrains' attention): the
+        lambda applied to each item of a short sequence, in order, as the itemwise comprehension
+        does; None when it is not that shape."""
+        params = function.params
+        if (
+            len(params.params) != 1
+            or params.posonly_params
+            or params.kwonly_params
+            or not isinstance(params.star_arg, cst.MaybeSentinel)
+            or params.star_kwarg is not None
+        ):
+            return None
+        sequence = self.eval(items, state)
+        if not (
+            isinstance(sequence, SeqVal)
+            and 1 <= len(sequence.items) <= _ITEMWISE_COMPREHENSION
+            and all(isinstance(i, TensorVal) for i in sequence.items)
+        ):
+            return None
+        name = params.params[0].name.value
+        before = state.env.get(name)
+        values = []
+        for item in sequence.items:
+            state.env[name] = item
+            values.append(self.eval(function.body, state))
+        if before is None:
+            state.env.pop(name, None)
+        else:
+            state.env[name] = before
+        lineage = frozenset().union(*(lineage_of(v) for v in values))
+        return SeqVal(tuple(values), lineage)
+
     def eval_name(self, expr: cst.Name, state: State) -> Value:
         name = expr.value
         if name in ("True", "False", "None"):
@@ -2268,6 +2301,17 @@ class FunctionInterpreter:
             # usually walks a list of feature maps (`x[i] = self.m[i](x[i])` in YOLO's Detect,
             # RT-DETR's encoder), whose item writes are list writes
             return self.call_opaque(call, state, func)
+        if (
+            type(func) is cst.Name
+            and func.value == "map"
+            and "map" not in state.env
+            and len(call.args) == 2
+            and type(call.args[0].value) is cst.Lambda
+            and not any(a.star or a.keyword for a in call.args)
+        ):
+            mapped = self._map_lambda(call.args[0].value, call.args[1].value, state)
+            if mapped is not None:
+                return mapped
         if (
             isinstance(func, cst.Name)
             and func.value in ("zip", "enumerate")
@@ -3619,6 +3663,13 @@ class FunctionInterpreter:
                 producer_node=call,
                 lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
             )
+        cls = self.index.classes.get(cls_name)
+        upstream = frozenset().union(*(t.lineage for t in tensors))
+        if cls is not None and not _defines_backward(cls, self.index):
+            # an export-only Function (yolov7's TRT_NMS: forward and symbolic, no backward): a
+            # backward through it raises NotImplementedError before it reaches anything saved
+            # on the way to its inputs
+            upstream = frozenset()
         return TensorVal(
             fw=self.fw,
             storage=new_id(),
@@ -3628,7 +3679,7 @@ class FunctionInterpreter:
             producer=f"`{op_text}`",
             producer_node=call,
             known=forward is not None,
-            lineage=frozenset().union(*(t.lineage for t in tensors)) | {op_id},
+            lineage=upstream | {op_id},
         )
 
     def instantiate_local(self, cls_name: str, call: cst.Call, state: State) -> Value:
@@ -6021,6 +6072,18 @@ def _mapping_class(cls: ClassInfo, index: ModuleIndex, depth: int = 0) -> bool:
         parent = index.classes.get(base)
         if parent is not None and parent is not cls and _mapping_class(parent, index, depth + 1):
             return True
+    return False
+
+
+def _defines_backward(cls: ClassInfo, index: ModuleIndex) -> bool:
+    """An autograd.Function / PyLayer class of this module, or a local base of it, defines
+    `backward`; True too when a base is neither local nor the framework's Function class."""
+    for owner in _local_lineage(cls, index):
+        if "backward" in owner.methods:
+            return True
+        for base in owner.base_names:
+            if base not in index.classes and base not in FUNCTION_BASES:
+                return True
     return False
 
 
