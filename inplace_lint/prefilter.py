@@ -255,6 +255,7 @@ class _Module:
         self.units: list[_Unit] = [self.top]
         self.functions: dict[str, list[_Unit]] = {}
         self.classes: dict[str, list[_Unit]] = {}
+        self._subclasses: dict[str, list[_Unit]] | None = None  # base name -> classes
         top_nodes: list[ast.AST] = []
         self._collect(tree.body, top_nodes, depth=0)
         self.top.scan = _scan(top_nodes)
@@ -413,6 +414,25 @@ class _Module:
             if current not in out:
                 out.append(current)
                 todo.extend(self.named(self.classes, current.bases))
+        return out
+
+    def subclasses(self, cls: _Unit) -> list[_Unit]:
+        """The local classes that have ``cls`` among their bases, transitively: a method of
+        ``cls`` runs for each with its `self` (dataflow: `index._add_inherited_methods`)."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            for classes in self.classes.values():
+                for sub in classes:
+                    for base in sub.bases:
+                        self._subclasses.setdefault(base, []).append(sub)
+        out: list[_Unit] = []
+        todo = [cls]
+        while todo and len(out) < 64:
+            current = todo.pop()
+            for sub in self._subclasses.get(current.name, ()):
+                if sub not in out and sub is not cls:
+                    out.append(sub)
+                    todo.append(sub)
         return out
 
     def siblings(self, unit: _Unit) -> list[_Unit]:
@@ -1000,6 +1020,12 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
         # a method reading what `forward` leaves on `self` is analysed after `forward` runs
         # (dataflow: FunctionInterpreter._forward_prelude)
         deps += unit.owner.methods["forward"]
+    for sub in module.subclasses(unit.owner):
+        # the method also runs with a subclass's `self`: what its `__init__` builds and the
+        # overrides of what the method calls on `self`
+        deps.append(sub)
+        deps += sub.init
+        deps += _methods_named(sub, unit.attrs)
     for cls in module.lineage(unit.owner):  # `self.*` facts come from `__init__`, inherited too
         deps.append(cls)
         deps += cls.init

@@ -217,7 +217,9 @@ class ModuleDataflow:
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
-        for key in list(self.index.functions):  # (nested defs join it as they are met)
+        for key, info in list(self.index.functions.items()):  # (nested defs join as met)
+            if info.inherited_from is not None and not _entry_of_subclass(info):
+                continue  # an inherited method runs for a subclass where it is called
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
@@ -2669,7 +2671,11 @@ class FunctionInterpreter:
             return UNKNOWN
         # Unknown receiver
         name = dotted_name(receiver_expr) or ""
-        if name == "self" and self.cls is not None and method in self.cls.methods:
+        if (
+            name == "self"
+            and self.cls is not None
+            and f"{self.cls.name}.{method}" in self.index.functions
+        ):
             return self.call_local_function(f"{self.cls.name}.{method}", call, state)
         if method == "backward":
             self._args(call, state)
@@ -6073,6 +6079,19 @@ def _mapping_class(cls: ClassInfo, index: ModuleIndex, depth: int = 0) -> bool:
         if parent is not None and parent is not cls and _mapping_class(parent, index, depth + 1):
             return True
     return False
+
+
+def _entry_of_subclass(info: FunctionInfo) -> bool:
+    """An inherited method analysed on its own for the subclass: a module's forward, when the
+    subclass defines methods of its own (its `__init__` builds other layers, or it overrides what
+    the forward calls); otherwise the base's own analysis says it all."""
+    cls = info.cls
+    return (
+        cls is not None
+        and cls.is_module
+        and bool(cls.methods)
+        and info.node.name.value in ("forward", "_forward_impl", "__call__")
+    )
 
 
 def _defines_backward(cls: ClassInfo, index: ModuleIndex) -> bool:

@@ -43,6 +43,9 @@ class FunctionInfo:
     key: str  # "f" or "Class.method"
     node: cst.FunctionDef
     cls: ClassInfo | None
+    # a method the class inherits from a local base (`Sub.forward` running `Base.forward` with a
+    # `Sub` as `self`): that base's name
+    inherited_from: str | None = None
 
 
 @dataclass
@@ -66,6 +69,7 @@ def build_index(module: cst.Module) -> ModuleIndex:
     functions: dict[str, FunctionInfo] = {}
     _scan_body(module.body, imports, classes, functions, depth=0)
     _resolve_class_kinds(classes, imports)
+    _add_inherited_methods(classes, functions)
     top_level = cst.FunctionDef(
         name=cst.Name("__module_body__"),
         params=cst.Parameters(),
@@ -76,6 +80,34 @@ def build_index(module: cst.Module) -> ModuleIndex:
     return ModuleIndex(
         imports, classes, functions, imports.frameworks, FunctionInfo("<module>", top_level, None)
     )
+
+
+def _add_inherited_methods(
+    classes: dict[str, ClassInfo], functions: dict[str, FunctionInfo]
+) -> None:
+    """`Sub.m` for every method `m` a class inherits from a local base and does not define: the
+    base's code run with a `Sub` as `self`, so that `self.cell(x)` in `Base.forward` runs the
+    override `Sub.cell`, and `self.fc` is what `Sub.__init__` built (virtual dispatch). Bases are
+    searched depth-first, left to right (Python's order for the usual single-inheritance and
+    mixin shapes)."""
+    for info in classes.values():
+        seen = {info.name}
+        order: list[ClassInfo] = []
+        stack = [b for b in reversed(info.base_names)]
+        while stack and len(order) < 16:
+            name = stack.pop()
+            base = classes.get(name)
+            if base is None or name in seen:
+                continue
+            seen.add(name)
+            order.append(base)
+            stack.extend(reversed(base.base_names))
+        for base in order:
+            for name, node in base.methods.items():
+                key = f"{info.name}.{name}"
+                if name in info.methods or key in functions:
+                    continue
+                functions[key] = FunctionInfo(key, node, info, inherited_from=base.name)
 
 
 def _add_imports(stmt: cst.SimpleStatementLine, imports: ImportTable) -> None:
