@@ -35,7 +35,13 @@ from inplace_lint.analysis.events import (
     Write,
 )
 from inplace_lint.analysis.imports import dotted_name
-from inplace_lint.analysis.index import FUNCTION_BASES, ClassInfo, FunctionInfo, ModuleIndex
+from inplace_lint.analysis.index import (
+    FUNCTION_BASES,
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    local_lineage,
+)
 from inplace_lint.analysis.snippets import snippet
 from inplace_lint.analysis.values import (
     GENERIC_SUBMODULE,
@@ -5519,7 +5525,7 @@ def _readable_attributes(info: FunctionInfo, index: ModuleIndex) -> frozenset[st
     methods = cls.methods
     plain = _plain_lineage(cls, index, 0)
     declared: set[str] = set()
-    for owner in _local_lineage(cls, index):
+    for owner in local_lineage(cls, index.classes):
         init = owner.methods.get("__init__")
         if init is not None:
             declared |= _self_attributes_assigned(init.body)
@@ -5545,18 +5551,6 @@ def _readable_attributes(info: FunctionInfo, index: ModuleIndex) -> frozenset[st
                 return None  # `self.get_extended_attention_mask(...)`: inherited, unknown
             found.add(name)
     return frozenset(found)
-
-
-def _local_lineage(cls: ClassInfo, index: ModuleIndex) -> list[ClassInfo]:
-    out = [cls]
-    for current in out:
-        if len(out) > 16:
-            break
-        for base in current.base_names:
-            local = index.classes.get(base)
-            if local is not None and local not in out:
-                out.append(local)
-    return out
 
 
 def _plain_lineage(cls: ClassInfo, index: ModuleIndex, depth: int) -> bool:
@@ -6097,7 +6091,7 @@ def _entry_of_subclass(info: FunctionInfo) -> bool:
 def _defines_backward(cls: ClassInfo, index: ModuleIndex) -> bool:
     """An autograd.Function / PyLayer class of this module, or a local base of it, defines
     `backward`; True too when a base is neither local nor the framework's Function class."""
-    for owner in _local_lineage(cls, index):
+    for owner in local_lineage(cls, index.classes):
         if "backward" in owner.methods:
             return True
         for base in owner.base_names:

@@ -88,26 +88,31 @@ def _add_inherited_methods(
     """`Sub.m` for every method `m` a class inherits from a local base and does not define: the
     base's code run with a `Sub` as `self`, so that `self.cell(x)` in `Base.forward` runs the
     override `Sub.cell`, and `self.fc` is what `Sub.__init__` built (virtual dispatch). Bases are
-    searched depth-first, left to right (Python's order for the usual single-inheritance and
-    mixin shapes)."""
+    searched as ``local_lineage`` orders them."""
     for info in classes.values():
-        seen = {info.name}
-        order: list[ClassInfo] = []
-        stack = [b for b in reversed(info.base_names)]
-        while stack and len(order) < 16:
-            name = stack.pop()
-            base = classes.get(name)
-            if base is None or name in seen:
-                continue
-            seen.add(name)
-            order.append(base)
-            stack.extend(reversed(base.base_names))
-        for base in order:
+        for base in local_lineage(info, classes)[1:]:
             for name, node in base.methods.items():
                 key = f"{info.name}.{name}"
                 if name in info.methods or key in functions:
                     continue
                 functions[key] = FunctionInfo(key, node, info, inherited_from=base.name)
+
+
+def local_lineage(info: ClassInfo, classes: dict[str, ClassInfo]) -> list[ClassInfo]:
+    """The class, then its local base classes, depth-first and left to right (Python's order for
+    the usual single-inheritance and mixin shapes); bases from elsewhere are left out."""
+    order = [info]
+    seen = {info.name}
+    stack = list(reversed(info.base_names))
+    while stack and len(order) < 16:
+        name = stack.pop()
+        base = classes.get(name)
+        if base is None or name in seen:
+            continue
+        seen.add(name)
+        order.append(base)
+        stack.extend(reversed(base.base_names))
+    return order
 
 
 def _add_imports(stmt: cst.SimpleStatementLine, imports: ImportTable) -> None:
