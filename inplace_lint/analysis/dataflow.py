@@ -1942,8 +1942,11 @@ class FunctionInterpreter:
             return self.eval(expr.expression, state)
         if kind is cst.Dict or kind is cst.Set:
             lineage = frozenset()
-            for child in _children_exprs(expr):
-                lineage |= lineage_of(self.eval(child, state))
+            values = [self.eval(child, state) for child in _children_exprs(expr)]
+            for value in values:
+                lineage |= lineage_of(value)
+            if kind is cst.Dict and _plain_config(expr.elements, values, lineage):
+                return ConstVal(CONFIG_DEFAULT)  # `{"type": "ReLU"}`: a config, not None
             return Unknown(lineage)
         if kind in _COMPREHENSIONS:
             return self._eval_comprehension(expr, state)
@@ -2258,7 +2261,8 @@ class FunctionInterpreter:
         if isinstance(base, TensorVal):
             if advanced:
                 return self._fresh_from([base], expr, state, f"`{_code(self, expr)}`")
-            return self._view_of(base, expr, state, "indexing")
+            view = self._view_of(base, expr, state, "indexing")
+            return replace(view, strided=True) if _strided_index(expr) else view
         if isinstance(base, SeqVal):
             index = _int_index(expr)
             if index is not None and -len(base.items) <= index < len(base.items):
@@ -3785,6 +3789,10 @@ class FunctionInterpreter:
             if type(callee) is cst.Name and receiver is None and callee.value not in state.env
             else None
         )
+        if builtin == "dict" and _plain_config(call.args, positional + list(keywords.values())):
+            # `act_cfg = dict(type="ReLU")` handed to mmcv's ConvModule: not None, so the
+            # activation it guards is built
+            return ConstVal(CONFIG_DEFAULT)
         if builtin in _NON_TENSOR_BUILTINS:
             return UNKNOWN  # `len(x)` is an int, `isinstance(...)` a bool: never a tensor
         if (
@@ -3978,6 +3986,8 @@ class FunctionInterpreter:
                     else "input"
                 )
                 only = frozenset({value.attr}) if value.attr else None
+                if value.strided and value.fw == "paddle" and facts.name in PADDLE_COPIES_STRIDED:
+                    continue  # it saved a contiguous copy: a write to the view's base is harmless
                 saves.append(
                     (
                         param,
@@ -5019,6 +5029,49 @@ class _ConfigDefault:
 
 
 CONFIG_DEFAULT = _ConfigDefault()
+
+
+# Paddle 3.3 ops that, given a non-contiguous view (`x[:, 0:1]`), save a contiguous copy of it
+# for backward, so a later write to the view's base breaks nothing: measured by running each op on
+# `x[:, 0:1]` then writing `x[:, 2:3]` before backward (layer_norm, gelu and `**` run; matmul,
+# linear, multiply, silu, abs and log raise). docs/paddle.md.
+PADDLE_COPIES_STRIDED = frozenset(
+    {"layer_norm", "paddle.nn.LayerNorm", "gelu", "paddle.nn.GELU", "**", "pow"}
+)
+
+
+def _strided_index(expr: cst.Subscript) -> bool:
+    """Basic indexing that leaves the result non-contiguous: a full leading slice (or `...`)
+    followed by an index or a partial slice (`x[:, 0:1]`, `x[..., :4]`, `x[:, 0]`)."""
+    elements = [e.slice for e in expr.slice]
+    if len(elements) < 2:
+        return False
+    first = elements[0]
+    leading = (type(first) is cst.Slice and first.lower is None and first.upper is None) or (
+        type(first) is cst.Index and type(first.value) is cst.Ellipsis
+    )
+    if not leading:
+        return False
+    for element in elements[1:]:
+        if type(element) is cst.Index:
+            return True
+        if type(element) is cst.Slice and (element.lower is not None or element.upper is not None):
+            return True
+    return False
+
+
+def _plain_config(elements, values: list, lineage: frozenset = frozenset()) -> bool:
+    """A non-empty dict display or `dict(k=v)` call of plain values (strings, numbers, flags,
+    other configs): a configuration, never None and never a tensor."""
+    return (
+        bool(elements)
+        and not lineage
+        and not any(getattr(e, "star", "") or type(e) is cst.StarredDictElement for e in elements)
+        and all(
+            isinstance(v, ConstVal) or v is UNKNOWN or (isinstance(v, Unknown) and not v.lineage)
+            for v in values
+        )
+    )
 
 
 def _config_default(node) -> bool:

@@ -94,6 +94,9 @@ class TensorVal:
     known: bool = True  # False: produced by a callee we know nothing about
     lineage: frozenset[int] = frozenset()
     via_data: bool = False  # reached through `.data`: writes do not bump the version counter
+    # a basic-indexing view that is not contiguous (`x[:, 0:1]`, `x[..., :4]`): some Paddle ops
+    # save a contiguous copy of such an input rather than the view (PADDLE_COPIES_STRIDED)
+    strided: bool = False
     inference: bool = False  # created under inference_mode
     numpy_shared: bool = False  # shares memory with a numpy array
     param_of: str | None = None  # the module path whose parameter this is
