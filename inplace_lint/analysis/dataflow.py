@@ -2041,6 +2041,38 @@ class FunctionInterpreter:
             return SeqVal((value,), lineage_of(value))
         return Unknown(lineage_of(value))
 
+    def _super_method(self, func: cst.Attribute) -> str | None:
+        """The key of the base method `super().m` / `super(C, self).m` names, with this
+        function's class as `self` (an entry made on first use); None when it is not a call
+        on `super()` in a method, or the base is not a class of this module."""
+        inner = func.value
+        if not (type(inner.func) is cst.Name and inner.func.value == "super"):
+            return None
+        cls = self.info.cls
+        if cls is None or "super" in self.index.functions:
+            return None
+        defining = self.info.inherited_from or cls.name
+        if len(inner.args) == 2 and type(inner.args[0].value) is cst.Name:
+            defining = inner.args[0].value.value
+        elif inner.args:
+            return None
+        method = func.attr.value
+        if method != "__init__":
+            return None  # (the prefilter keeps a base's `__init__`, not its other methods)
+        lineage = local_lineage(cls, self.index.classes)
+        names = [c.name for c in lineage]
+        if defining not in names:
+            return None
+        for base in lineage[names.index(defining) + 1 :]:
+            node = base.methods.get(method)
+            if node is None:
+                continue
+            key = f"{cls.name}.{method}@{base.name}"
+            if key not in self.index.functions:
+                self.index.functions[key] = FunctionInfo(key, node, cls, inherited_from=base.name)
+            return key
+        return None
+
     def _map_lambda(self, function: cst.Lambda, items, state: State) -> Value | None:
         """`q, k, v = map(lambda t: rearrange(t, ...), (q, k, v))` (lucidrains' attention): the
         lambda applied to each item of a short sequence, in order, as the itemwise comprehension
@@ -2307,6 +2339,12 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
+        if type(func) is cst.Attribute and type(func.value) is cst.Call:
+            key = self._super_method(func)
+            if key is not None:
+                # `super().__init__(...)`: the base's code, run with this instance as `self`
+                # (its `self._init_layers()` runs the override: mmdet's heads)
+                return self.call_local_function(key, call, state)
         if type(func) is cst.Subscript and _int_index(func) is None:
             # `self.m[i](x[i])`: a block of a ModuleList picked by a variable. Its parameters
             # are known (eval_subscript), but what its call saves is not assumed: the same loop
@@ -3215,7 +3253,8 @@ class FunctionInterpreter:
         cls = self.info.cls
         in_init = (
             module is None
-            and not self_entry
+            # (or this `__init__` itself runs for a subclass's `super().__init__()`)
+            and (not self_entry or isinstance(self_entry[0], _InitState))
             and cls is not None
             and self.info.node.name.value == "__init__"
             and key.startswith(f"{cls.name}.")
