@@ -380,7 +380,9 @@ class _Module:
                     local_assigns.append(node)
                     continue
                 found = _scan([node])
-                owner.assigns.append((targets, found.seed, frozenset(found.names)))
+                # (attributes the value reads count too: `self.end2end = self.patch_model(...)`
+                # after `self.patch_model = ONNX_TRT if ... else ONNX_ORT`, yolov7's End2End)
+                owner.assigns.append((targets, found.seed, frozenset(found.names | found.attrs)))
         local_values: dict[str, tuple[bool, set[str]]] = {}  # local name -> (seed, names)
         for node in local_assigns if extensions else ():
             found = _scan([node])
@@ -947,14 +949,18 @@ def _writers(module: _Module) -> set[_Unit]:
         for targets, names in aliases:
             if not names.isdisjoint(hot):
                 hot |= targets
-        hot_attributes = {  # `self.x = <in-place syntax, or a writing function or module>`
-            name
-            for classes in module.classes.values()
-            for cls in classes
-            for targets, seed, names in cls.assigns
-            if seed or not names.isdisjoint(hot)
-            for name in targets
-        }
+        assigns = [a for classes in module.classes.values() for cls in classes for a in cls.assigns]
+        hot_attributes: set[str] = set()  # `self.x = <in-place syntax, a writing function or
+        while True:  # module, or an attribute built so>`
+            more = {
+                name
+                for targets, seed, names in assigns
+                if seed or not names.isdisjoint(hot) or not names.isdisjoint(hot_attributes)
+                for name in targets
+            }
+            if more <= hot_attributes:
+                break
+            hot_attributes |= more
         added = [
             unit
             for unit in module.units

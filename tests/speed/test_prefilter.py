@@ -419,6 +419,47 @@ CASES = {
         """,
         "self.dense = nn.Linear(4, 4)",
     ),
+    "a module chosen through an attribute that names its class (two attribute steps)": (
+        # yolov7's End2End: `self.patch_model = A if ... else B; self.end2end = self.patch_model()`
+        """
+        class Head(nn.Module):
+            def forward(self, x):
+                scores = x[:, 1:]
+                scores *= x[:, :1]
+                return scores
+
+        class End2End(nn.Module):
+            def __init__(self, model, fused=None):
+                super().__init__()
+                self.model = model
+                self.patch_model = Head if fused is None else nn.Identity
+                self.end2end = self.patch_model()
+
+            def forward(self, x):
+                return self.end2end(self.model(x))
+        """,
+        "return self.end2end(self.model(x))",
+    ),
+    "a base __init__ calls a method a subclass overrides": (
+        """
+        class Base(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.c = c
+                self._init_layers()
+
+            def _init_layers(self):
+                self.conv = nn.Conv2d(self.c, self.c, 1)
+
+        class Head(Base):
+            def _init_layers(self):
+                self.conv = nn.Sequential(nn.Conv2d(self.c, self.c, 1), nn.Sigmoid())
+
+            def forward(self, x):
+                return F.relu(self.conv(x), inplace=True)
+        """,
+        "self.conv = nn.Sequential(nn.Conv2d(self.c, self.c, 1), nn.Sigmoid())",
+    ),
     "a layer subclass given a plain tensor for its own weight (IPL014)": (
         """
         class MaskedLinear(nn.Linear):
