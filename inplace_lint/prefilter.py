@@ -85,6 +85,7 @@ CANDIDATE_CALLS = frozenset(
         "asarray",
         "frombuffer",
         "from_dlpack",
+        "__setitem__",  # `data.__setitem__("c_size", t)` (PaddleHelix): an item write, spelled out
     ]
 )
 CANDIDATE_KEYWORDS = FLAG_KEYWORDS | {"out"}

@@ -460,6 +460,14 @@ CASES = {
         """,
         "self.conv = nn.Sequential(nn.Conv2d(self.c, self.c, 1), nn.Sigmoid())",
     ),
+    "an item write spelled as a `__setitem__` call": (
+        """
+        def attach(data, size):
+            data.__setitem__("c_size", torch.tensor([size]))
+            return data
+        """,
+        'data.__setitem__("c_size", torch.tensor([size]))',
+    ),
     "a layer subclass given a plain tensor for its own weight (IPL014)": (
         """
         class MaskedLinear(nn.Linear):
