@@ -937,6 +937,7 @@ _CANDIDATE_TESTS = {
 def _writers(module: _Module) -> set[_Unit]:
     writers = {u for u in module.units if u.seed}
     aliases = module.aliases()
+    assigns = [a for classes in module.classes.values() for cls in classes for a in cls.assigns]
     while True:
         hot: set[str] = set()  # writing functions; local modules whose forward writes
         hot_methods: list[_Unit] = []
@@ -950,7 +951,6 @@ def _writers(module: _Module) -> set[_Unit]:
         for targets, names in aliases:
             if not names.isdisjoint(hot):
                 hot |= targets
-        assigns = [a for classes in module.classes.values() for cls in classes for a in cls.assigns]
         hot_attributes: set[str] = set()  # `self.x = <in-place syntax, a writing function or
         while True:  # module, or an attribute built so>`
             more = {

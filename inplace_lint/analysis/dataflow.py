@@ -1373,18 +1373,8 @@ class FunctionInterpreter:
         summary = self.result.summary
         unnamed: set[str] = set()  # `params:` storages (submodules) saved, not yet named
         own = state.env.get("self")
-        # the buffers of `self` and of its submodules (`buffer:<root>.<name>`)
-        buffers: set[str] = set()
-        if isinstance(own, ModuleVal):
-            todo = [
-                held
-                for key, held in state.env.items()
-                if (key == "self" or key.startswith("self.")) and isinstance(held, ModuleVal)
-            ]
-            while todo and len(buffers) < 256:
-                held = todo.pop()
-                buffers.add(f"buffer:{held.key_root}.")
-                todo.extend(held.children)  # a Sequential's blocks keep roots of their own
+        buffers: set[str] | None = None  # (_buffer_roots, when a buffer's save is reached)
+        has_self = isinstance(own, ModuleVal)
         own = own.params_storage_key if isinstance(own, ModuleVal) else None
         if own is not None and self.is_forward_like:
             own = None  # a forward's own saves are its callers' business (call_module)
@@ -1409,15 +1399,18 @@ class FunctionInterpreter:
             if storage in self.param_storages:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
             if (
-                buffers
+                has_self
                 and isinstance(storage, str)
                 and storage.startswith("buffer:")
-                and (prefix := storage[: storage.rfind(".") + 1]) in buffers
                 and not all(s.via_data for s in reached)
             ):
-                # a buffer of a submodule its call saved (a NoisyLinear held as `self.fc`):
-                # this module's own, for its callers
-                summary.saved_self_attributes.add(storage[len(prefix) :])
+                if buffers is None:
+                    buffers = _buffer_roots(state)
+                prefix = storage[: storage.rfind(".") + 1]
+                if prefix in buffers:
+                    # a buffer of a submodule its call saved (a NoisyLinear held as `self.fc`):
+                    # this module's own, for its callers
+                    summary.saved_self_attributes.add(storage[len(prefix) :])
             if isinstance(storage, str) and storage.startswith("params:"):
                 unnamed.add(storage)
                 unnamed_what.setdefault(storage, reached[0].what)
@@ -6362,25 +6355,34 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
             # as it was, and what the conv saved of it counts as before)
             if value.storage == a.storage and a.lineage != b.lineage and a.storage not in same:
                 same.add(a.storage)
-                _mark_one_side(merged, a.storage, then, other, test)
+                _mark_one_side(merged, value.storage, then, a.storage, other, b.storage, test)
             continue
         if value.storage in (a.storage, b.storage):
             continue
-        on_then = set(then.saves.get(a.storage, ()))
-        on_other = set(other.saves.get(b.storage, ()))
-        saves = merged.saves.get(value.storage)
-        if saves:
-            merged.saves[value.storage] = tuple(
-                s
-                if s.condition or (s in on_then) == (s in on_other)
-                else replace(s, condition=test if s in on_then else _negated(test))
-                for s in saves
-            )
+        _mark_one_side(merged, value.storage, then, a.storage, other, b.storage, test)
 
 
-def _mark_one_side(merged: State, storage, then: State, other: State, test: str) -> None:
-    on_then = set(then.saves.get(storage, ()))
-    on_other = set(other.saves.get(storage, ()))
+def _buffer_roots(state: State) -> set[str]:
+    """The `buffer:<root>.` prefixes of `self` and of its submodules (a Sequential's blocks keep
+    roots of their own)."""
+    roots: set[str] = set()
+    todo = [
+        held
+        for key, held in state.env.items()
+        if (key == "self" or key.startswith("self.")) and isinstance(held, ModuleVal)
+    ]
+    while todo and len(roots) < 256:
+        held = todo.pop()
+        roots.add(f"buffer:{held.key_root}.")
+        todo.extend(held.children)
+    return roots
+
+
+def _mark_one_side(merged: State, storage, then: State, a, other: State, b, test: str) -> None:
+    """The saves of ``storage`` after the `if`: one that only the `then` side's tensor (``a``)
+    or only the other side's (``b``) carries is a save under ``test`` or its negation."""
+    on_then = set(then.saves.get(a, ()))
+    on_other = set(other.saves.get(b, ()))
     saves = merged.saves.get(storage)
     if saves and on_then != on_other:
         merged.saves[storage] = tuple(
