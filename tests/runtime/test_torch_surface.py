@@ -837,6 +837,31 @@ FUNCTION_CASES = [
         {"input": M, "target": T(4, 5)},
         lambda e: F.binary_cross_entropy_with_logits(e["input"], e["target"]),
     ),
+    Case(
+        "F.huber_loss",
+        fn("torch.nn.functional.huber_loss"),
+        {"input": M, "target": T(4, 5)},
+        lambda e: F.huber_loss(e["input"], e["target"]),
+    ),
+    Case(
+        "F.soft_margin_loss",
+        fn("torch.nn.functional.soft_margin_loss"),
+        {"input": M, "target": C(lambda: torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0]).repeat(4, 1))},
+        lambda e: F.soft_margin_loss(e["input"], e["target"]),
+        grad=("input",),
+    ),
+    Case(
+        "F.prelu",
+        fn("torch.nn.functional.prelu"),
+        {"input": M, "weight": T(1)},
+        lambda e: F.prelu(e["input"], e["weight"]),
+    ),
+    Case(
+        "F.rms_norm",
+        fn("torch.nn.functional.rms_norm"),
+        {"input": M, "weight": T(5)},
+        lambda e: F.rms_norm(e["input"], (5,), e["weight"]),
+    ),
 ]
 
 METHOD_CASES = [
@@ -1279,6 +1304,8 @@ def _mod(qualname: str, x: Factory, *args: Any, train: bool = True, **kw: Any) -
     return ModuleCase(f"torch.nn.{qualname}", keywords, {"input": x}, train=train)
 
 
+LABELS = C(lambda: torch.tensor([0, 1, 2, 3]))
+
 ACTIVATIONS = [
     "ReLU",
     "ReLU6",
@@ -1408,6 +1435,30 @@ MODULE_CASES = [
     _mod("Flatten", X4),
     _mod("Unflatten", T(2, 6), 1, (2, 3)),
     _mod("Identity", X4),
+    _mod("PReLU", X4),
+    _mod("PReLU", X4, 3),
+    _mod("RMSNorm", X4, 6),
+    _mod("RMSNorm", X4, 6, elementwise_affine=False),
+    *[
+        ModuleCase(f"torch.nn.{name}", kw, {"input": M, "target": target})
+        for name, kw, target in (
+            ("MSELoss", {}, T(4, 5)),
+            ("MSELoss", {"reduction": "sum"}, T(4, 5)),
+            ("L1Loss", {}, T(4, 5)),
+            ("SmoothL1Loss", {}, T(4, 5)),
+            ("HuberLoss", {}, T(4, 5)),
+            ("SoftMarginLoss", {}, C(lambda: torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0]).repeat(4, 1))),
+            ("CrossEntropyLoss", {}, LABELS),
+            ("CrossEntropyLoss", {"label_smoothing": 0.1}, LABELS),
+            ("CrossEntropyLoss", {"ignore_index": 3}, LABELS),
+            ("NLLLoss", {}, LABELS),
+            ("BCELoss", {}, T(4, 5)),
+            ("BCEWithLogitsLoss", {}, T(4, 5)),
+            ("KLDivLoss", {"reduction": "batchmean"}, T(4, 5)),
+            ("KLDivLoss", {"reduction": "batchmean"}, C(lambda: torch.rand(4, 5))),
+            ("KLDivLoss", {"reduction": "batchmean", "log_target": True}, T(4, 5)),
+        )
+    ],
 ]
 
 
