@@ -1447,7 +1447,11 @@ MODULE_CASES = [
             ("L1Loss", {}, T(4, 5)),
             ("SmoothL1Loss", {}, T(4, 5)),
             ("HuberLoss", {}, T(4, 5)),
-            ("SoftMarginLoss", {}, C(lambda: torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0]).repeat(4, 1))),
+            (
+                "SoftMarginLoss",
+                {},
+                C(lambda: torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0]).repeat(4, 1)),
+            ),
             ("CrossEntropyLoss", {}, LABELS),
             ("CrossEntropyLoss", {"label_smoothing": 0.1}, LABELS),
             ("CrossEntropyLoss", {"ignore_index": 3}, LABELS),
