@@ -941,10 +941,13 @@ class FunctionInterpreter:
             configuration = _is_configuration(stmt.test, self._optional_parameters())
             if configuration:
                 self.conditions.append(_code(self, stmt.test))
+            clobbered = self.clobbered  # an activation's input clobbered in one branch is
+            self.clobbered = dict(clobbered)  # not read in the other (X2Paddle's ReLU.forward)
             try:
                 then = state.copy()
                 self._refine(stmt.test, then, True)
                 then = self.exec_block(_body(stmt), then)
+                then_clobbered, self.clobbered = self.clobbered, dict(clobbered)
                 other = state.copy()
                 self._refine(stmt.test, other, False)
                 if configuration:  # a write in the other branch happens when the test fails
@@ -957,6 +960,10 @@ class FunctionInterpreter:
             finally:
                 if configuration:
                     self.conditions.pop()
+            if then.reachable and other.reachable:
+                self.clobbered = {**then_clobbered, **self.clobbered}
+            elif then.reachable:
+                self.clobbered = then_clobbered
             merged = merge_states([then, other])
             if configuration:
                 _mark_one_sided_saves(merged, then, other, _code(self, stmt.test))
@@ -1032,6 +1039,13 @@ class FunctionInterpreter:
             # "requires grad" when the branches merge (a merge keeps what any path requires).
             if not requires and value.requires_grad is not False:
                 state.env[path] = replace(value, requires_grad=False, leaf=False)
+                if self._sole_grad_source(value.storage):
+                    # nothing else can carry grad into this function: what it computed so far
+                    # does not require grad on this path either (kornia's `rgb_to_hls` takes
+                    # `maxc = image.max(-3)[0]` before `if image.requires_grad: ... else:
+                    # torch.add(maxc, minc, out=l_)`)
+                    for key, held in list(state.env.items()):
+                        state.env[key] = _without_grad(held)
         elif kind is cst.Call and self._is_grad_enabled_call(test):
             if not truth:
                 state.grad_enabled = False
@@ -1049,6 +1063,20 @@ class FunctionInterpreter:
                     if dotted_name(a.value)
                 }
                 self._refine(expr, state, truth, names, depth + 1)
+
+    def _sole_grad_source(self, storage: object) -> bool:
+        """The parameter holding ``storage`` is the only way grad can enter this function: a
+        plain function (no `self`, no `*args` / `**kwargs`) whose other parameters are tensors
+        that do not require grad or not tensors at all."""
+        params = self.info.node.params
+        if (
+            self.info.cls is not None
+            or storage not in self.param_entry_rg
+            or isinstance(params.star_arg, cst.Param)
+            or params.star_kwarg is not None
+        ):
+            return False
+        return all(rg is False for s, rg in self.param_entry_rg.items() if s != storage)
 
     def _is_grad_enabled_call(self, expr) -> bool:
         return (
@@ -5178,6 +5206,15 @@ def _trimmed(entry: list) -> tuple:
     while entry and entry[-1] is None:
         entry.pop()
     return tuple(entry)
+
+
+def _without_grad(value: Value) -> Value:
+    """``value`` on a path where nothing requires grad (a tuple's tensors too)."""
+    if isinstance(value, TensorVal) and value.requires_grad is not False:
+        return replace(value, requires_grad=False)
+    if isinstance(value, SeqVal) and any(isinstance(i, TensorVal) for i in value.items):
+        return replace(value, items=tuple(_without_grad(i) for i in value.items))
+    return value
 
 
 def _unique_by_node(items: list) -> list:
