@@ -2202,7 +2202,10 @@ class FunctionInterpreter:
                     producer=f"`{_code(self, expr)}`",
                 )
             if attr in kb.VIEW_ATTRIBUTES:
-                return self._view_of(base, expr, state, f"`.{attr}`")
+                view = self._view_of(base, expr, state, f"`.{attr}`")
+                if attr in _PERMUTING_VIEWS and view.fw == "torch":
+                    return replace(view, permuted=True)
+                return view
             if base.nondiff_outputs and attr in ("values", "indices"):
                 return output_at(base, 0 if attr == "values" else 1)
             if not base.known and attr not in _METADATA_ATTRIBUTES:
@@ -2472,7 +2475,12 @@ class FunctionInterpreter:
             # (MAE-DFER#15: `rearrange(x[:, 0], ...)` saved by a LayerNorm, then `x[:, 0] = ...`)
             positional, _ = self._args(call, state)
             if positional and isinstance(positional[0], TensorVal):
-                return self._view_of(positional[0], call, state, f"`{_code(self, call)}`")
+                text = f"`{_code(self, call)}`"
+                if _rearrange_merges_permuted(call):
+                    # `b t d -> b (d t)`: a permute, then a reshape that merges swapped axes: a
+                    # copy
+                    return self._fresh_from([positional[0]], call, state, text)
+                return self._view_of(positional[0], call, state, text)
             return self._opaque_result(positional, call, state, "", known=False)
         fw = qual.split(".")[0]
         if qual in kb.NO_GRAD_CONTEXTS:
@@ -4110,8 +4118,20 @@ class FunctionInterpreter:
                 and state.env[path] is target
             ):
                 state.env[path] = result
+        elif (
+            facts.view_of
+            and isinstance(base := bound.get(facts.view_of), TensorVal)
+            and base.permuted
+            and facts.name in _COPIES_WHEN_PERMUTED
+        ):
+            # `sigmoid(x).transpose(1, 2).reshape(B, -1)`: the merge of swapped axes cannot be a
+            # view, so reshape / flatten copy (a reshape that merges none would still be a view:
+            # taken for a copy, that can only miss a write)
+            result = self._fresh_from([base], node, state, op_text)
         elif facts.view_of and isinstance(bound.get(facts.view_of), TensorVal):
             result = self._view_of(bound[facts.view_of], node, state, op_text, op_id=op_id)
+            if result.fw == "torch" and facts.name in _PERMUTING_VIEWS:
+                result = replace(result, permuted=True)
         elif facts.multi_view_of and isinstance(bound.get(facts.multi_view_of), TensorVal):
             base = bound[facts.multi_view_of]
             result = replace(
@@ -5206,6 +5226,29 @@ def _trimmed(entry: list) -> tuple:
     while entry and entry[-1] is None:
         entry.pop()
     return tuple(entry)
+
+
+# Views that swap axes, and the reshapes that then copy (torch).
+_PERMUTING_VIEWS = frozenset(
+    {"transpose", "permute", "t", "T", "mT", "mH", "H", "swapaxes", "movedim"}
+)
+_COPIES_WHEN_PERMUTED = frozenset({"reshape", "flatten", "reshape_as"})
+
+
+def _rearrange_merges_permuted(call: cst.Call) -> bool:
+    """`einops.rearrange(x, "b t d -> b (d t)")`: the output lists the input's axes in another
+    order and groups some of them, so einops reshapes a permuted tensor: a copy."""
+    if len(call.args) < 2 or type(call.args[1].value) is not cst.SimpleString:
+        return False
+    pattern = _string_value(call.args[1].value)
+    if not isinstance(pattern, str) or "->" not in pattern:
+        return False
+    left, _, right = pattern.partition("->")
+    if "(" in left or "(" not in right or "..." in pattern:
+        return False
+    order = [a for a in right.replace("(", " ").replace(")", " ").split()]
+    inputs = [a for a in left.split() if a in order]
+    return order != inputs and order == [a for a in order if a in inputs]
 
 
 def _without_grad(value: Value) -> Value:

@@ -97,6 +97,7 @@ class TensorVal:
     # a basic-indexing view that is not contiguous (`x[:, 0:1]`, `x[..., :4]`): some Paddle ops
     # save a contiguous copy of such an input rather than the view (PADDLE_COPIES_STRIDED)
     strided: bool = False
+    permuted: bool = False  # torch: a transpose/permute view (its reshape is a copy)
     inference: bool = False  # created under inference_mode
     numpy_shared: bool = False  # shares memory with a numpy array
     param_of: str | None = None  # the module path whose parameter this is

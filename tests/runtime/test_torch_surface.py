@@ -1045,6 +1045,7 @@ def test_every_surface_entry_has_a_case() -> None:
         "torch.from_numpy",
         "torch.detach",
         "torch.einsum",
+        "torch.nn.functional.one_hot",
     }
     assert sorted(set(missing) - special) == []
     special_methods = {
@@ -1107,6 +1108,11 @@ def test_special_methods() -> None:
     assert not torch_function("torch.as_tensor").differentiable
     assert not torch_function("torch.from_numpy").differentiable
     assert torch_function("torch.einsum") is None  # variadic: left unknown
+    # one_hot: an integer result, whatever its index came from (topk's indices of a graph)
+    scores = torch.rand(4, 3, requires_grad=True).clone()
+    hot = F.one_hot(scores.topk(1, dim=-1)[1].squeeze(-1), 3)
+    assert not hot.requires_grad and not hot.is_floating_point()
+    assert not torch_function("torch.nn.functional.one_hot").differentiable
 
 
 def test_cast_of_same_dtype_returns_self() -> None:
