@@ -2202,10 +2202,9 @@ class FunctionInterpreter:
                     producer=f"`{_code(self, expr)}`",
                 )
             if attr in kb.VIEW_ATTRIBUTES:
-                view = self._view_of(base, expr, state, f"`.{attr}`")
-                if attr in _PERMUTING_VIEWS and view.fw == "torch":
-                    return replace(view, permuted=True)
-                return view
+                return self._view_of(
+                    base, expr, state, f"`.{attr}`", permutes=attr in _PERMUTING_VIEWS
+                )
             if base.nondiff_outputs and attr in ("values", "indices"):
                 return output_at(base, 0 if attr == "values" else 1)
             if not base.known and attr not in _METADATA_ATTRIBUTES:
@@ -4129,9 +4128,14 @@ class FunctionInterpreter:
             # taken for a copy, that can only miss a write)
             result = self._fresh_from([base], node, state, op_text)
         elif facts.view_of and isinstance(bound.get(facts.view_of), TensorVal):
-            result = self._view_of(bound[facts.view_of], node, state, op_text, op_id=op_id)
-            if result.fw == "torch" and facts.name in _PERMUTING_VIEWS:
-                result = replace(result, permuted=True)
+            result = self._view_of(
+                bound[facts.view_of],
+                node,
+                state,
+                op_text,
+                op_id=op_id,
+                permutes=facts.name in _PERMUTING_VIEWS,
+            )
         elif facts.multi_view_of and isinstance(bound.get(facts.multi_view_of), TensorVal):
             base = bound[facts.multi_view_of]
             result = replace(
@@ -4169,12 +4173,19 @@ class FunctionInterpreter:
         return result
 
     def _view_of(
-        self, base: TensorVal, node, state: State, op_text: str, op_id: int | None = None
+        self,
+        base: TensorVal,
+        node,
+        state: State,
+        op_text: str,
+        op_id: int | None = None,
+        permutes: bool = False,  # the view swaps axes (`transpose`, `.T`): torch reshapes copy
     ) -> TensorVal:
         op_id = op_id or new_id()
         return replace(
             base,
             view=base.view or "view",
+            permuted=base.permuted or (permutes and base.fw == "torch"),
             nondiff_outputs=(),
             view_of_leaf=base.leaf or base.view_of_leaf,
             leaf=False,
@@ -5246,7 +5257,7 @@ def _rearrange_merges_permuted(call: cst.Call) -> bool:
     left, _, right = pattern.partition("->")
     if "(" in left or "(" not in right or "..." in pattern:
         return False
-    order = [a for a in right.replace("(", " ").replace(")", " ").split()]
+    order = right.replace("(", " ").replace(")", " ").split()
     inputs = [a for a in left.split() if a in order]
     return order != inputs and order == [a for a in order if a in inputs]
 

@@ -59,6 +59,12 @@ class Write:
         return self.condition is not None or self.speculative
 
     @property
+    def judged_by_caller(self) -> bool:
+        """A caller's state updated here is judged where the caller's saves and backward are
+        known, unless a backward in this function already reaches the save."""
+        return self.caller_state_update and not self.confirmed_by_backward
+
+    @property
     def effective_grad(self) -> bool:
         if self.grad_explicit:
             return self.grad_enabled

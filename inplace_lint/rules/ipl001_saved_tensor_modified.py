@@ -115,9 +115,7 @@ class SavedTensorModified(Rule):
         for write in analysis.writes:
             if write.fw != "torch" or not write.bumps_version or runs_without_grad(write):
                 continue
-            if write.caller_state_update and not write.confirmed_by_backward:
-                # reported at the caller, where the saves and the backward are known; a
-                # backward in this function reaching the save needs no caller to raise
+            if write.judged_by_caller:
                 continue
             if write.conditional:
                 continue  # IPL203: raises only in a configuration or context we cannot see

@@ -88,9 +88,7 @@ class ConditionalSavedTensorModified(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            if not write.conditional or not write.bumps_version:
-                continue
-            if write.caller_state_update and not write.confirmed_by_backward:
+            if not write.conditional or not write.bumps_version or write.judged_by_caller:
                 continue
             if runs_without_grad(write):
                 continue
