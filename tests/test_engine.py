@@ -637,3 +637,40 @@ def test_paddle_rebinding_update_written_back_is_not_lost() -> None:
     assert [c for _, c in codes(written_back.replace("params[i].set_value(param)", "pass"))] == [
         "IPL103"
     ]
+
+
+def test_lightning_manual_optimization_step_is_not_before_a_backward() -> None:
+    # nequip's ConFIG training step (session 17 survey): the backward runs through
+    # `self.manual_backward(...)` in a helper, then `opt.step()`, then the loss is returned for
+    # logging; a false IPL006 took the return for a later backward
+    source = """
+        import lightning.pytorch as pl
+        import torch
+
+
+        class Task(pl.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.model = torch.nn.Sequential(
+                    torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1)
+                )
+                self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+            def _backwards(self, loss):
+                self.manual_backward(loss)
+
+            def training_step(self, batch, batch_idx):
+                loss = self.model(batch).pow(2).mean()
+                self.opt.zero_grad()
+                self._backwards(loss)
+                self.opt.step()
+                return loss
+    """
+    assert codes(source) == []
+    # `manual_backward` is a backward: a step before it, through the same graph, is found
+    stepped_first = source.replace(
+        "self._backwards(loss)\n                self.opt.step()",
+        "self.opt.step()\n                self.manual_backward(loss)",
+    )
+    assert stepped_first != source
+    assert (20, "IPL006") in codes(stepped_first)

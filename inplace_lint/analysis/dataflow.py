@@ -115,6 +115,9 @@ class FunctionSummary:
     # every return path returns one argument itself, a view of it or its `.detach()` (the same
     # memory): (argument index, "same" | "view" | "detach")
     returns_alias: tuple[int, str] | None = None
+    # every return path returns a tuple whose every item is such an alias of an argument
+    # (`return t[:, :c], t[:, c:]`, Glow's `split_feature`): per item, (argument, kind)
+    returns_item_aliases: tuple[tuple[int, str], ...] | None = None
     # the `self.<name>` parameters (and submodules) an op on the way to a returned value saved;
     # such a save on a submodule the function does not name; a parameter itself (or a view of
     # it) returned; an opaque call's result took part somewhere, so what it saved is not known
@@ -216,6 +219,8 @@ class ModuleDataflow:
         self._inlinable: dict[str, str | None] = {}
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._readable: dict[str, frozenset[str] | None] = {}
+        self._framework_bases: dict[str, tuple[str, object] | None] = {}
+        self._none_tested: dict[str, frozenset[str]] = {}
         self._carried: dict[str, frozenset[str]] = {}
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
@@ -230,6 +235,7 @@ class ModuleDataflow:
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
         self._mark_speculative()
+        self._drop_init_only_reruns()
         # a method `__init__` calls runs during construction: that run comes first, so that when
         # the same write is also found by the method's analysis alone (from what `__init__` left
         # on `self` at its end), its message speaks of the tensors as they were at the call
@@ -238,6 +244,29 @@ class ModuleDataflow:
         for memo, result in self.specializations.items():
             (in_init if _called_from_init(memo) else rest).append(result)
         return in_init + list(self.results.values()) + rest
+
+    def _drop_init_only_reruns(self) -> None:
+        """A method that only its class's `__init__` calls (nerfstudio's `build_nn_modules`) runs
+        once, inside the constructor, and that run is analysed there (``_called_from_init``).
+        Its analysis on its own starts from what `__init__` left at its end, as if it ran a
+        second time: `self.table = torch.rand(...)` on what is by then a registered Parameter,
+        `self.table *= s` on a leaf. Nothing runs it again, so that analysis reports nothing."""
+        callers: dict[str, set[str]] = {}
+        every = [(k, r) for k, r in self.results.items()]
+        every += [(memo[0], r) for memo, r in self.specializations.items()]
+        for caller, result in every:
+            for callee, _, _ in result.call_sites:
+                callers.setdefault(callee, set()).add(caller)
+        for key, result in self.results.items():
+            info = result.info
+            if info.cls is None or info.node.name.value.startswith("__") or key not in callers:
+                continue
+            init = f"{info.cls.name}.__init__"
+            if all(c == init or c.startswith(f"{init}@") for c in callers[key]):
+                result.writes = []
+                result.rebinds = []
+                result.reuses = []
+                result.out_calls = []
 
     def _mark_speculative(self) -> None:
         """A method that is neither a forward nor called in this module runs in a context we do not
@@ -328,6 +357,50 @@ class ModuleDataflow:
         if info is not None and info.cls is not None:
             found = _readable_attributes(info, self.index)
         self._readable[key] = found
+        return found
+
+    def framework_base(self, cls_name: str) -> tuple[str, object] | None:
+        """A local module class built on a framework layer (`class Conv2d(nn.Conv2d)`, Glow's
+        actnorm convolution): that layer's qualified name and facts, configured by the literal
+        arguments of the class's `super().__init__(...)` (the others unknown)."""
+        if cls_name in self._framework_bases:
+            return self._framework_bases[cls_name]
+        found = None
+        cls = self.index.classes.get(cls_name)
+        for owner in local_lineage(cls, self.index.classes) if cls is not None else ():
+            layers = [
+                base
+                for base in owner.base_names
+                if base not in self.index.classes and kb.is_module_class(base)
+            ]
+            if not layers:
+                continue
+            init = owner.methods.get("__init__")
+            call = _super_init_call(init) if init is not None else None
+            facts = kb.module_class(layers[0], _literal_keywords(call) if call else {})
+            if facts is not None and not getattr(facts, "container", False):
+                found = (layers[0], facts)
+            break
+        self._framework_bases[cls_name] = found
+        return found
+
+    def none_tested(self, key: str) -> frozenset[str]:
+        """The parameters defaulting to None that the function tests with `is None` / `is not
+        None` (DeBERTa's `if query_states is None:`)."""
+        found = self._none_tested.get(key)
+        if found is None:
+            info = self.index.functions.get(key)
+            found = frozenset()
+            if info is not None:
+                params = info.node.params
+                optional = {
+                    p.name.value
+                    for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                    if type(p.default) is cst.Name and p.default.value == "None"
+                }
+                if optional:
+                    found = frozenset(_none_tests(info.node.body) & optional)
+            self._none_tested[key] = found
         return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
@@ -548,6 +621,8 @@ class FunctionInterpreter:
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
+        self.item_alias_returns: list[tuple[tuple[int, str], ...] | None] = []  # the same, tuples
+        self.reference_returns: list[FrameworkRef | None] = []  # one entry per return path
         self.graph_save_exits: list[dict[tuple[int, int], str]] = []  # per way out (above)
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         self.call_local_functions = True  # False while the module's globals are collected
@@ -565,6 +640,7 @@ class FunctionInterpreter:
         # passed to it that its result's graph runs through (a frozenset)
         self.module_ops: dict[int, object] = {}
         self.ran_backward = False  # a backward ran in this function (inlined methods included)
+        self.ran_step = False  # so did an optimizer's step
         # the forward pass an entry method of a module runs after (_forward_prelude): pending
         # until the method reads an attribute only `forward` sets; then the op ids it made
         self._prelude_pending = False
@@ -838,9 +914,11 @@ class FunctionInterpreter:
         return returned
 
     def _training_step(self) -> bool:
-        """A function (not a forward) that has run a backward: what it returns or keeps on
-        `self` after that is for logging or the next step, not a graph a caller backwards."""
-        return self.ran_backward and not self.is_forward_like
+        """A function (not a forward) that has run a backward, or stepped an optimizer (its
+        backward in a helper the analysis does not follow: nequip's manual-optimization
+        `training_step` hands the loss dict to `self._ConFIG_backwards`): what it returns or keeps
+        on `self` after that is for logging or the next step, not a graph a caller backwards."""
+        return (self.ran_backward or self.ran_step) and not self.is_forward_like
 
     def _wants_forward_prelude(self) -> bool:
         cls, name = self.cls, self.info.node.name.value
@@ -1308,6 +1386,20 @@ class FunctionInterpreter:
                         found.setdefault((index, self.param_storages[written]), save.what)
         self.graph_save_exits.append(found)
 
+    def _param_alias(self, value: Value) -> tuple[int, str] | None:
+        """(argument index, kind) when ``value`` is an argument itself, a view of it or its
+        detached alias."""
+        if not isinstance(value, TensorVal) or value.storage not in self.param_storages:
+            return None
+        kind = (
+            "detach"
+            if value.requires_grad is False
+            else "view"
+            if value.view is not None
+            else "same"
+        )
+        return (self.param_storages[value.storage], kind)
+
     def _record_return(self, value: Value, state: State) -> None:
         self._record_graph_saves(state)
         summary = self.result.summary
@@ -1317,20 +1409,20 @@ class FunctionInterpreter:
                 or (isinstance(item.storage, str) and item.storage.startswith("params:"))
             ):
                 summary.returns_parameter = True
-        alias = None
-        if isinstance(value, TensorVal) and value.storage in self.param_storages:
-            kind = (
-                "detach"
-                if value.requires_grad is False
-                else "view"
-                if value.view is not None
-                else "same"
-            )
-            alias = (self.param_storages[value.storage], kind)
+        alias = self._param_alias(value)
         first_return = not self.alias_returns
         self.alias_returns.append(alias)
         first = self.alias_returns[0]
         summary.returns_alias = first if all(a == first for a in self.alias_returns) else None
+        items = None
+        if isinstance(value, SeqVal) and len(value.items) > 1:
+            items = tuple(self._param_alias(item) for item in value.items)
+            items = None if None in items else items
+        self.item_alias_returns.append(items)
+        first_items = self.item_alias_returns[0]
+        summary.returns_item_aliases = (
+            first_items if all(a == first_items for a in self.item_alias_returns) else None
+        )
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
         summary.returns_graphless = _graphless(value) and (
@@ -1353,6 +1445,14 @@ class FunctionInterpreter:
         self._record_saved_items(value, lineage, state)
         if _portable(value):
             self.result.summary.returned = value
+        # a function every path of which returns one framework function (DETR's
+        # `_get_activation_fn("relu")` returning `F.relu`): callers get that function
+        self.reference_returns.append(value if isinstance(value, FrameworkRef) else None)
+        first_ref = self.reference_returns[0]
+        if first_ref is not None and all(r == first_ref for r in self.reference_returns):
+            self.result.summary.returned = first_ref
+        elif isinstance(self.result.summary.returned, FrameworkRef):
+            self.result.summary.returned = None
         if isinstance(value, TensorVal):
             saves = state.saves.get(value.storage, ())
             outputs = [s for s in saves if s.certain and s.what == "output"]
@@ -1754,6 +1854,11 @@ class FunctionInterpreter:
         elif type(key) is cst.Name and key.value not in ("None", "Ellipsis"):
             if isinstance(state.env.get(key.value), TensorVal):
                 return False  # `x[mask] = 0`, `x[idx] = v`: an index tensor
+        elif type(key) is cst.Attribute and dotted_name(key) is not None:
+            # `data[AtomicDataDict.EDGE_INDEX_KEY] = ...` (nequip's dict of graph fields),
+            # `data[self.out_field] = ...`: a constant or a setting, unless it holds a tensor
+            if key.attr.value == "newaxis" or isinstance(self.eval(key, state), TensorVal):
+                return False
         else:
             return False
         used = self._tensor_names.get(name.value)
@@ -2062,6 +2167,43 @@ class FunctionInterpreter:
             return SeqVal((value,), lineage_of(value))
         return Unknown(lineage_of(value))
 
+    def _super_layer_forward(
+        self, func: cst.Attribute, state: State
+    ) -> tuple[ModuleVal, ModuleVal] | None:
+        """`super().forward(x)` in a local subclass of a framework layer (`class
+        Conv2d(nn.Conv2d)` whose forward adds a norm after `super().forward(input)`): the layer,
+        as this instance, and the instance (the owner of its parameters)."""
+        inner = func.value
+        if not (type(inner.func) is cst.Name and inner.func.value == "super"):
+            return None
+        cls = self.info.cls
+        own = state.env.get("self")
+        if (
+            cls is None
+            or func.attr.value not in ("forward", "__call__")
+            or "super" in self.index.functions
+            or not isinstance(own, ModuleVal)
+        ):
+            return None
+        defining = self.info.inherited_from or cls.name
+        if len(inner.args) == 2 and type(inner.args[0].value) is cst.Name:
+            defining = inner.args[0].value.value
+        elif inner.args:
+            return None
+        lineage = local_lineage(cls, self.index.classes)
+        names = [c.name for c in lineage]
+        if defining not in names or any(
+            "forward" in c.methods or "__call__" in c.methods
+            for c in lineage[names.index(defining) + 1 :]
+        ):
+            return None
+        base = self.flow.framework_base(defining)
+        if base is None:
+            return None
+        qual, facts = base
+        layer = replace(own, qualname=qual, facts=facts, local_class=None, children=())
+        return layer, own
+
     def _super_method(self, func: cst.Attribute) -> str | None:
         """The key of the base method `super().m` / `super(C, self).m` names, with this
         function's class as `self` (an entry made on first use); None when it is not a call
@@ -2368,6 +2510,19 @@ class FunctionInterpreter:
                 # `super().__init__(...)`: the base's code, run with this instance as `self`
                 # (its `self._init_layers()` runs the override: mmdet's heads)
                 return self.call_local_function(key, call, state)
+            layer = self._super_layer_forward(func, state)
+            if layer is not None:
+                positional, keywords = self._args(call, state)
+                return self._apply_module(
+                    layer[0],
+                    positional,
+                    keywords,
+                    call,
+                    state,
+                    f"`{_short(self, func)}`",
+                    report_writes=True,
+                    owner=layer[1],
+                )
         if type(func) is cst.Subscript and _int_index(func) is None:
             # `self.m[i](x[i])`: a block of a ModuleList picked by a variable. Its parameters
             # are known (eval_subscript), but what its call saves is not assumed: the same loop
@@ -2731,6 +2886,14 @@ class FunctionInterpreter:
                 cls_name = receiver.qualname.split(".", 1)[1]
                 if method == "apply":
                     return self.call_autograd_function(cls_name, call, state)
+                key = f"{cls_name}.{method}"
+                info = self.index.functions.get(key)
+                if info is not None and any(
+                    dotted_name(d.decorator) in ("staticmethod", "classmethod")
+                    for d in info.node.decorators
+                ):
+                    # `thops.split_feature(z)` (Glow): a static or class method of a local class
+                    return self.call_local_function(key, call, state)
             return self.call_opaque(call, state, call.func)
         if (
             method == "step"
@@ -2902,6 +3065,13 @@ class FunctionInterpreter:
             target_expr=receiver_expr,
         )
 
+    def _local_method(self, module: ModuleVal, method: str) -> bool:
+        """The module's local class (or a local base) defines ``method``."""
+        cls = self.index.classes.get(module.local_class or "")
+        return cls is not None and any(
+            method in c.methods for c in local_lineage(cls, self.index.classes)
+        )
+
     def call_module_method(
         self, module: ModuleVal, method: str, call: cst.Call, state: State
     ) -> Value:
@@ -2920,6 +3090,21 @@ class FunctionInterpreter:
             )
         if method in ("forward", "__call__"):
             return self.call_module(module, call, state, method=method)
+        if (
+            method == "manual_backward"
+            and module.path == "self"
+            and call.args
+            and not self._local_method(module, method)
+        ):
+            # a LightningModule's `self.manual_backward(loss)`: `loss.backward()`
+            positional, _ = self._args(call, state)
+            retain = (
+                _literal_kw(call, "retain_graph") is True
+                or _literal_kw(call, "create_graph") is True
+            )
+            lineage = lineage_of(positional[0]) if positional else frozenset()
+            self.backward(lineage if lineage else None, state, retain)
+            return UNKNOWN
         if method in _SUBMODULE_ITERATORS:
             self._args(call, state)
             return SubmodulesVal(module, named=method.startswith("named_"))
@@ -3133,6 +3318,20 @@ class FunctionInterpreter:
         # a local or unknown module: its parameters take part; its own saves are opaque
         args = positional + list(keywords.values())
         summary = None
+        if module.local_class and method is None and not self._overrides_call(module.local_class):
+            base = self.flow.framework_base(module.local_class)
+            if base is not None:
+                # `class Conv2d(nn.Conv2d)` with only an `__init__` of its own: the layer's call
+                return self._apply_module(
+                    replace(module, qualname=base[0], facts=base[1], local_class=None),
+                    positional,
+                    keywords,
+                    call,
+                    state,
+                    op_text,
+                    report_writes,
+                    owner,
+                )
         if module.local_class:
             # calling the instance runs `__call__` when the class overrides it (RKNet's USAM);
             # `m.forward(x)` runs `forward` whatever `__call__` is
@@ -3147,6 +3346,28 @@ class FunctionInterpreter:
             # forward is analysed with them, as a local function is (only modules: tensors and
             # lists passed to a forward stay unknown, see docs/analysis.md)
             passed_modules = _modules_entry(arguments)
+            tested = self.flow.none_tested(entry)
+            if tested and not any(a.star for a in call.args):
+                # an input the call leaves at its default None (or passes None), which the
+                # forward tests: the forward as this call runs it (`if query_states is None:` in
+                # DeBERTa's attention)
+                nones = [
+                    name in tested
+                    and (
+                        arguments[i] is None
+                        or (isinstance(arguments[i], ConstVal) and arguments[i].value is None)
+                    )
+                    for i, name in enumerate(names)
+                ]
+                if any(nones):
+                    passed_modules = _trimmed(
+                        [
+                            ConstVal(None)
+                            if nones[i]
+                            else (passed_modules[i] if i < len(passed_modules) else None)
+                            for i in range(len(names))
+                        ]
+                    )
             if module.init_entry or passed_modules:
                 forward = self.flow.specialized(entry, passed_modules, module.init_entry)
             if forward is None:
@@ -3196,6 +3417,14 @@ class FunctionInterpreter:
                         ),
                     )
         return result
+
+    def _overrides_call(self, cls_name: str) -> bool:
+        """The local class, or a local base of it, defines `forward` or `__call__`."""
+        cls = self.index.classes.get(cls_name)
+        return cls is None or any(
+            "forward" in c.methods or "__call__" in c.methods
+            for c in local_lineage(cls, self.index.classes)
+        )
 
     def _carry_state(self, module: ModuleVal, result: Value, state: State) -> Value:
         """A module that keeps its recurrent state on itself: this call's result also depends on
@@ -3308,7 +3537,9 @@ class FunctionInterpreter:
                 self._replay_train_steps(
                     callee.summary.train_steps, arguments, call, state, instance=module
                 )
-            if callee.summary.self_buffer_writes and _called_on_self(call):
+            if callee.summary.self_buffer_writes and _called_on_self(call) and not in_init:
+                # (in `__init__`, the method's own run from what `__init__` had built reports
+                # its writes; `self.*` here already holds what it left at its end)
                 # `self._dequeue_and_enqueue(k)`: it writes this instance's own tensors
                 for name, inner in callee.summary.self_buffer_writes.items():
                     held = state.env.get(f"self.{name}")
@@ -3321,6 +3552,18 @@ class FunctionInterpreter:
                 base = arguments[alias[0]]
                 if isinstance(base, TensorVal):
                     return self._alias_of(base, alias[1], call, state, op_text)
+            aliases = callee.summary.returns_item_aliases
+            if aliases is not None and all(
+                index < len(arguments) and isinstance(arguments[index], TensorVal)
+                for index, _ in aliases
+            ):
+                return SeqVal(
+                    tuple(
+                        self._alias_of(arguments[index], kind, call, state, op_text)
+                        for index, kind in aliases
+                    ),
+                    frozenset().union(*(arguments[index].lineage for index, _ in aliases)),
+                )
         if callee is not None and callee.summary.returns_graphless:
             return UNKNOWN  # Python values: none of the arguments' graph reaches them
         known = bool(callee and callee.summary.returns_known)
@@ -4526,6 +4769,7 @@ class FunctionInterpreter:
     ) -> None:
         """``written_at``: the line of the optimizer's own `step` (a class of this module) that
         writes the parameters; the update is reported there, called from ``call``."""
+        self.ran_step = True
         if optimizer.modules is None:
             # an optimizer the analysis cannot tie to its parameters (an unknown class, or one
             # returned by a wrapper such as opacus' make_private): it updates the one model
@@ -5468,6 +5712,49 @@ def _positional_flag(
     return _known_literal(positional[index].value, env) is True
 
 
+def _none_tests(body) -> set[str]:
+    """The names a body compares with `is None` / `is not None`."""
+    found: set[str] = set()
+    stack: list = [body]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is cst.Comparison and len(current.comparisons) == 1:
+            target = current.comparisons[0]
+            if (
+                type(current.left) is cst.Name
+                and type(target.operator) in (cst.Is, cst.IsNot)
+                and type(target.comparator) is cst.Name
+                and target.comparator.value == "None"
+            ):
+                found.add(current.left.value)
+                continue
+        elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
+            continue
+        stack.extend(_subnodes(current))
+    return found
+
+
+def _super_init_call(init: cst.FunctionDef) -> cst.Call | None:
+    """The `super().__init__(...)` / `super(C, self).__init__(...)` statement of an
+    `__init__`'s own body."""
+    for stmt in init.body.body if type(init.body) is cst.IndentedBlock else ():
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            call = small.value if type(small) is cst.Expr else None
+            if (
+                type(call) is cst.Call
+                and type(call.func) is cst.Attribute
+                and call.func.attr.value == "__init__"
+                and type(call.func.value) is cst.Call
+                and type(call.func.value.func) is cst.Name
+                and call.func.value.func.value == "super"
+            ):
+                return call
+    return None
+
+
 def _literal_keywords(call: cst.Call, env: dict | None = None) -> dict[str, object]:
     """A constructor call's arguments as literals (UNKNOWN_LITERAL where not one), positional ones
     under their index; `*args` and `**kwargs` leave every parameter they may fill unknown (keys
@@ -5622,7 +5909,7 @@ def _runs_backward(body, retaining: bool = False) -> bool:
         if (
             type(call) is cst.Call
             and type(call.func) is cst.Attribute
-            and call.func.attr.value == "backward"
+            and call.func.attr.value in ("backward", "manual_backward")
             and (
                 not retaining
                 or any(
