@@ -125,9 +125,13 @@ def _language(data: dict[str, Any]) -> str | None:
         return None
     info = metadata.get("language_info")
     name = info.get("name") if isinstance(info, dict) else None
-    if name is None:
-        kernel = metadata.get("kernelspec")
-        name = kernel.get("language") if isinstance(kernel, dict) else None
+    kernel = metadata.get("kernelspec")
+    spoken = kernel.get("language") if isinstance(kernel, dict) else None
+    if name is None or (
+        # Meta's Bento writes `language_info.name: "plaintext"` beside a Python kernel
+        isinstance(name, str) and name.lower() == "plaintext" and isinstance(spoken, str)
+    ):
+        name = spoken
     return name.lower() if isinstance(name, str) else None
 
 

@@ -88,7 +88,8 @@ CANDIDATE_CALLS = frozenset(
         "__setitem__",  # `data.__setitem__("c_size", t)` (PaddleHelix): an item write, spelled out
     ]
 )
-CANDIDATE_KEYWORDS = FLAG_KEYWORDS | {"out"}
+# `out=` (torch), `output=` (`paddle.assign(x, output=t)` writes `t` in place)
+CANDIDATE_KEYWORDS = FLAG_KEYWORDS | {"out", "output"}
 # Methods through which a local module's instances are called.
 MODULE_ENTRY_METHODS = ("forward", "__call__", "_forward_impl")
 _AUTOGRAD_FUNCTION_BASES = ("Function", "PyLayer", "InplaceFunction")
@@ -740,6 +741,8 @@ def _is_candidate_call(node: ast.Call, name: str) -> bool:
     for keyword in node.keywords:
         if keyword.arg in CANDIDATE_KEYWORDS:
             return True
+    if name == "assign" and len(node.args) > 1:
+        return True  # `paddle.assign(x, t)`: `t` given as the output, written in place
     position = FLAG_POSITIONS.get(name)
     return position is not None and len(node.args) > position
 

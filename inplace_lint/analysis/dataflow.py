@@ -63,6 +63,7 @@ from inplace_lint.analysis.values import (
     Unknown,
     Value,
     ZipVal,
+    either_module,
     generic_submodule,
     is_module_uid,
     lineage_of,
@@ -156,6 +157,9 @@ class FunctionSummary:
     returns_multi_view: bool | None = None
     multi_view_returns: int = 0
     returns_parameter: bool = False
+    # parameter storages of modules passed in whose parameters it froze (`requires_grad_(False)`
+    # on each): the caller's modules are frozen after the call
+    frozen_module_arguments: set[str] = field(default_factory=set)
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
@@ -467,6 +471,8 @@ class ModuleDataflow:
             and (
                 isinstance(v, kept)
                 or (isinstance(v, FrameworkRef) and v.qualname.startswith("<local-apply>."))
+                # `FEAT = "feat"`: a constant key (`data[FEAT] = x` writes a mapping's entry)
+                or (k.isupper() and _holds_string(v))
             )
         }
 
@@ -1746,6 +1752,8 @@ class FunctionInterpreter:
         if base is None and path:
             base = self.eval(target.value, state)
         flag = _literal(node.value) if isinstance(node, cst.Assign) else _NOT_LITERAL
+        if flag is _NOT_LITERAL and isinstance(value, ConstVal) and isinstance(value.value, bool):
+            flag = value.value  # `param.requires_grad = requires_grad`, given False by the caller
         if not isinstance(base, TensorVal) or flag is _NOT_LITERAL:
             return
         requires = flag is True if target.attr.value == "requires_grad" else flag is False
@@ -1760,6 +1768,9 @@ class FunctionInterpreter:
         if tensor.producer != PARAMETER_LOOP_PRODUCER or not isinstance(tensor.storage, str):
             return
         found = False
+        if tensor.storage in self.module_arguments:
+            # a caller's module, frozen here (CycleGAN's `set_requires_grad(netD, False)`)
+            self.result.summary.frozen_module_arguments.add(tensor.storage)
         for path, value in list(state.env.items()):
             if isinstance(value, ModuleVal) and value.params_storage_key == tensor.storage:
                 state.env[path] = replace(value, frozen=True)
@@ -1785,6 +1796,7 @@ class FunctionInterpreter:
         how = "aug-setitem" if augmented else "setitem"
         if isinstance(base, TensorVal) and (
             _keyed_by_string(target)
+            or self._string_valued_key(target, state)
             or (
                 type(node) is cst.Assign
                 and (_never_an_item(node.value) or self._may_be_a_container(base, target, state))
@@ -1823,6 +1835,14 @@ class FunctionInterpreter:
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
             self._numpy_write(base, state, node, target.value)
+
+    def _string_valued_key(self, target: cst.Subscript, state: State) -> bool:
+        """`data[FEAT] = x` with a name or attribute key that holds a string (`FEAT = "feat"`
+        at module level): no tensor takes a string key."""
+        if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
+            return False
+        key = target.slice[0].slice.value
+        return type(key) in (cst.Name, cst.Attribute) and _holds_string(self.eval(key, state))
 
     def _may_be_a_container(self, base: TensorVal, target: cst.Subscript, state: State) -> bool:
         """`s_feat[j] = F.normalize(s_feat[j], axis=1)` (PaddleSeg's STFPM): an item of a name
@@ -2108,6 +2128,9 @@ class FunctionInterpreter:
             and not isinstance(b, TensorVal)
         ):
             return UNKNOWN  # `start_with_relu if i == 0 else True`: either value
+        either = either_module([a, b])
+        if either is not None:
+            return either
         if (
             a is b
             or not isinstance(a, TensorVal)
@@ -2337,10 +2360,15 @@ class FunctionInterpreter:
                     view=None,
                 )
             if attr == "grad":
+                # Paddle 3.3 (measured, docs/paddle.md): a tensor's `.grad` is itself a leaf
+                # with `stop_gradient=False`, so `p.grad.scale_(...)` outside `paddle.no_grad()`
+                # raises the leaf error; torch's `.grad` never requires grad
+                trainable = base.fw == "paddle"
                 return TensorVal(
                     fw=base.fw,
                     storage=f"grad:{base.storage}",
-                    requires_grad=False,
+                    requires_grad=trainable,
+                    leaf=trainable,
                     producer=f"`{_code(self, expr)}`",
                 )
             if attr in kb.VIEW_ATTRIBUTES:
@@ -2437,14 +2465,16 @@ class FunctionInterpreter:
     def eval_subscript(self, expr: cst.Subscript, state: State) -> Value:
         base = self.eval(expr.value, state)
         advanced = False
+        string_key = False  # `data[FEAT]` with `FEAT = "feat"`: a mapping's entry
         for element in expr.slice:
             if isinstance(element.slice, cst.Index):
                 index_value = self.eval(element.slice.value, state)
+                string_key = string_key or _holds_string(index_value)
                 if isinstance(index_value, (TensorVal, SeqVal)) or isinstance(
                     element.slice.value, (cst.List, cst.ListComp)
                 ):
                     advanced = True
-        if isinstance(base, TensorVal) and _keyed_by_string(expr):
+        if isinstance(base, TensorVal) and (string_key or _keyed_by_string(expr)):
             self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
             # an entry of what a call computed (`critic(obs, a)["q"]`) has its graph
             return Unknown(base.lineage)
@@ -2565,6 +2595,19 @@ class FunctionInterpreter:
                 return self._module_attribute(receiver, name, f"{base}.{name}" if base else None)
             self.eval(call.args[1].value, state)
             return UNKNOWN
+        if (
+            type(func) is cst.Name
+            and func.value == "isinstance"
+            and "isinstance" not in state.env
+            and len(call.args) == 2
+            and _container_types(call.args[1].value)
+        ):
+            # `if not isinstance(nets, list): nets = [nets]` (CycleGAN's set_requires_grad) given
+            # a module or a tensor: not a list
+            checked = self.eval(call.args[0].value, state)
+            if isinstance(checked, (ModuleVal, TensorVal)):
+                return ConstVal(False)
+            return UNKNOWN
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
             positional, _ = self._args(call, state)
             if isinstance(positional[0], ModuleVal):
@@ -2636,6 +2679,10 @@ class FunctionInterpreter:
                     return self._fresh_from([positional[0]], call, state, text)
                 return self._view_of(positional[0], call, state, text)
             return self._opaque_result(positional, call, state, "", known=False)
+        if qual.startswith("torch._foreach_") and qual.endswith("_") and call.args:
+            return self._foreach_write(qual, call, state)
+        if qual == "paddle.assign" and (output := _arg_expr(call, ("x", "output"), "output")):
+            return self._paddle_assign_output(call, output, state)
         fw = qual.split(".")[0]
         if qual in kb.NO_GRAD_CONTEXTS:
             self._args(call, state)
@@ -2814,6 +2861,23 @@ class FunctionInterpreter:
     def call_method(
         self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State
     ) -> Value:
+        if (
+            method == "step"
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and type(call.args[0].value) in (cst.Name, cst.Attribute)
+            and not isinstance(receiver, (OptimizerVal, ModuleVal))
+        ):
+            # `scaler.step(opt_d)` (a GradScaler; accelerate's and apex's wrappers alike): the
+            # optimizer's step, unless the gradients overflowed
+            optimizer = self.eval(call.args[0].value, state)
+            if not isinstance(optimizer, OptimizerVal) and kb.looks_like_optimizer(
+                dotted_name(call.args[0].value) or ""
+            ):
+                optimizer = OptimizerVal(None, fw=self.fw)
+            if isinstance(optimizer, OptimizerVal):
+                self.optimizer_step(optimizer, call, state)
+                return UNKNOWN
         if isinstance(receiver, TensorVal):
             return self.call_tensor_method(receiver, receiver_expr, method, call, state)
         if method in _NEW_TENSOR_METHODS and self.fw == "torch" and isinstance(receiver, Unknown):
@@ -3007,7 +3071,7 @@ class FunctionInterpreter:
             return self.call_module_method(module, method, call, state)
         if method == "requires_grad_":
             positional, _ = self._args(call, state)
-            flag = _literal(call.args[0].value) if call.args else True
+            flag = _flag_argument(call, positional)
             if flag is False:
                 self._freeze_looped_parameters(tensor, state)
             updated = replace(tensor, requires_grad=flag is not False, leaf=flag is not False)
@@ -3178,7 +3242,7 @@ class FunctionInterpreter:
         ):
             self._args(call, state)
             if method == "requires_grad_":
-                flag = _literal(call.args[0].value) if call.args else True
+                flag = _flag_argument(call, self._args(call, state)[0])
                 if isinstance(flag, bool) and flag is module.frozen:
                     # `nn.Conv2d(...).requires_grad_(False)` (yolov5's fused conv): its
                     # parameters are no longer leaves that require grad
@@ -3533,6 +3597,10 @@ class FunctionInterpreter:
             state.env.update(callee.self_attributes)  # what `self.build_model()` built
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
+            for frozen in callee.summary.frozen_module_arguments:
+                for path, held in list(state.env.items()):
+                    if isinstance(held, ModuleVal) and held.params_storage_key == frozen:
+                        state.env[path] = replace(held, frozen=True)
             if callee.summary.train_steps:
                 self._replay_train_steps(
                     callee.summary.train_steps, arguments, call, state, instance=module
@@ -4634,6 +4702,54 @@ class FunctionInterpreter:
                     )
                 )
 
+    def _paddle_assign_output(self, call: cst.Call, output, state: State) -> Value:
+        """`paddle.assign(x, output=t)` copies into `t` in place: its version moves (an op
+        that saved `t` fails at backward), without Paddle's leaf check (measured: a trainable
+        parameter takes it and raises only at backward)."""
+        positional, keywords = self._args(call, state)
+        target = keywords.get("output", positional[1] if len(positional) > 1 else None)
+        if isinstance(target, TensorVal):
+            self.record_write(
+                state,
+                target,
+                "assign-output",
+                call,
+                output,
+                op_text=f"`{_short(self, call)}`",
+            )
+            return target
+        return UNKNOWN
+
+    def _foreach_write(self, qual: str, call: cst.Call, state: State) -> Value:
+        """`torch._foreach_lerp_(ema_params, params, w)` (EMA and fused optimizer code): an
+        in-place write to every tensor of its first list."""
+        positional, _ = self._args(call, state)
+        written = positional[0] if positional else UNKNOWN
+        if isinstance(written, ParamsVal):
+            if written.mapping:
+                return UNKNOWN
+            tensors = [_parameter_of(written, PARAMETER_LOOP_PRODUCER)]
+        elif isinstance(written, SeqVal):
+            tensors = [i for i in _flatten(written) if isinstance(i, TensorVal)]
+        else:
+            return UNKNOWN
+        text = f"`{qual.removeprefix('torch.')}(...)`"
+        seen: set[object] = set()
+        for tensor in tensors:
+            if tensor.storage in seen:
+                continue
+            seen.add(tensor.storage)
+            self.record_write(
+                state,
+                tensor,
+                "method",
+                call,
+                None,
+                op_text=text,
+                target_text=_code(self, call.args[0].value),
+            )
+        return UNKNOWN
+
     def _einsum(self, call: cst.Call, state: State) -> Value | None:
         """`torch.einsum("nc,ck->nk", q, queue)` of two operands, each sharing every index it
         sums away with the other: torch contracts them with one `bmm` over views of the
@@ -4861,6 +4977,10 @@ class FunctionInterpreter:
                 return Unknown()
             if all(isinstance(i, TensorVal) for i in iterable.items):
                 return first
+            if isinstance(first, ModuleVal) and all(
+                isinstance(i, ModuleVal) and i.uid and i.uid == first.uid for i in iterable.items
+            ):
+                return first  # `nets = [nets]; for net in nets:` (CycleGAN's set_requires_grad)
             if all(isinstance(i, OptimizerVal) and i == first for i in iterable.items):
                 # `for opt in self.critic_opts: opt.step()` over optimizers of the same
                 # modules (spirl's SAC keeps one per critic, built by one comprehension)
@@ -5735,6 +5855,24 @@ def _none_tests(body) -> set[str]:
     return found
 
 
+def _container_types(expr) -> bool:
+    """`list`, `tuple`, `dict`, or a tuple of them (an `isinstance` class argument)."""
+    if type(expr) is cst.Tuple:
+        return bool(expr.elements) and all(_container_types(e.value) for e in expr.elements)
+    return type(expr) is cst.Name and expr.value in ("list", "tuple", "dict")
+
+
+def _flag_argument(call: cst.Call, positional: list) -> object:
+    """`requires_grad_(flag)`'s flag: a literal, or a bool the analysis knows the name holds
+    (`param.requires_grad_(requires_grad)` given False); True when not passed."""
+    if not call.args:
+        return True
+    flag = _literal(call.args[0].value)
+    if flag is _NOT_LITERAL and positional and isinstance(positional[0], ConstVal):
+        return positional[0].value
+    return flag
+
+
 def _super_init_call(init: cst.FunctionDef) -> cst.Call | None:
     """The `super().__init__(...)` / `super(C, self).__init__(...)` statement of an
     `__init__`'s own body."""
@@ -6573,6 +6711,10 @@ def _list_name(expr, state: State) -> str | None:
         if path is not None and isinstance(state.env.get(path), SeqVal):
             return path
     return None
+
+
+def _holds_string(value: Value) -> bool:
+    return isinstance(value, ConstVal) and isinstance(value.value, str)
 
 
 def _keyed_by_string(expr: cst.Subscript) -> bool:

@@ -373,6 +373,25 @@ def merge_states(states: list[State]) -> State:
     return out
 
 
+def either_module(values: list) -> ModuleVal | None:
+    """Modules of different kinds on different paths (`nn.Linear(d, d) if use_proj else
+    nn.Identity()`): which one runs is not known, so neither's facts are promised (an Identity
+    hands its input through, a Linear makes a new tensor). A module whose call is not known,
+    holding the parameters of any of them. None when they are not modules of different kinds."""
+    if len(values) < 2 or not all(isinstance(v, ModuleVal) for v in values):
+        return None
+    first = values[0]
+    kinds = {(v.qualname, v.local_class, v.facts is None, len(v.children)) for v in values}
+    if len(kinds) == 1 and all(v.facts is first.facts or v.facts == first.facts for v in values):
+        return None
+    return ModuleVal(
+        path=first.path,
+        fw=first.fw,
+        has_parameters=any(v.has_parameters for v in values),
+        uid="either:" + "|".join(sorted(v.key_root for v in values)),
+    )
+
+
 def merge_values(vals: list[Value | None]) -> Value:
     """What one name holds after the paths that bound it to ``vals`` (None: a path that did not
     bind it); also what a function's return statements give, merged."""
@@ -407,6 +426,8 @@ def merge_values(vals: list[Value | None]) -> Value:
         # (where the other path binds nothing, a use there raises AttributeError), or
         # `self.body.add_module(...)` in a loop (its fullest state, as for lists).
         return max(present, key=lambda v: len(v.children))
+    if len(present) == len(vals) and (either := either_module(present)) is not None:
+        return either
     if (
         present
         and all(type(v) is type(present[0]) for v in present)

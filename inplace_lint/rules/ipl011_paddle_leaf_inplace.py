@@ -53,8 +53,8 @@ class PaddleLeafInplace(Rule):
         for write in analysis.writes:
             if write.fw != "paddle" or not write.effective_grad or not write.bumps_version:
                 continue
-            if write.how in ("optimizer", "helper"):
-                continue
+            if write.how in ("optimizer", "helper", "assign-output"):
+                continue  # (`paddle.assign(x, output=w)` skips the leaf check: IPL012's)
             tensor = write.tensor
             # Only the leaf itself: Paddle has no view-of-leaf check (AUTOGRAD.md; measured under
             # paddle 3.3: an item write into `w.transpose(...)`, `w.reshape(...)` or `w[0]` runs)

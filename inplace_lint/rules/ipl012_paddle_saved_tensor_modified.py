@@ -58,7 +58,7 @@ class PaddleSavedTensorModified(Rule):
                 continue
             if runs_without_grad(write):
                 continue  # every caller runs it without grad: its ops saved nothing
-            if write.tensor.leaf and write.effective_grad:
+            if write.tensor.leaf and write.effective_grad and write.how != "assign-output":
                 continue  # IPL011 raises first
             # (a write through a view of a leaf raises nothing itself, but breaks what an op
             # saved of the leaf: this rule, not IPL105)

@@ -288,3 +288,21 @@ def test_magics_only_where_a_logical_line_starts_and_automagic_lines():
     assert parsed.magics == ["pip install -r requirements.txt", "cd .."]
     compile(parsed.program, "nb", "exec")
     assert write_notebook(parsed, parsed.program) == text
+
+
+def test_language_comes_from_the_kernel_when_language_info_says_plaintext(project):
+    # Meta's Bento (torchrec's tutorials, session 17 survey) writes `language_info.name:
+    # "plaintext"` beside a Python kernel: a Python notebook, not IPL902
+    source = ["import torch\n", "w = torch.nn.Parameter(torch.ones(3))\n", "w.add_(1)\n"]
+    data = notebook(("code", source))
+    data["metadata"]["language_info"] = {"name": "plaintext"}
+    write(project, data)
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project)
+    assert result.returncode == 1
+    assert b"nb.ipynb:cell 1:3:1: IPL002" in result.stdout
+    # a notebook of another language is still not analysed
+    data["metadata"]["language_info"] = {"name": "R"}
+    data["metadata"]["kernelspec"]["language"] = "R"
+    write(project, data)
+    result = run("check", "--output-format", "concise", "nb.ipynb", cwd=project)
+    assert b"IPL902 not a Python notebook (language 'r')" in result.stdout

@@ -857,6 +857,24 @@ FUNCTION_CASES = [
         lambda e: F.prelu(e["input"], e["weight"]),
     ),
     Case(
+        "torch.cdist",
+        fn("torch.cdist"),
+        {"x1": M, "x2": T(3, 5)},
+        lambda e: torch.cdist(e["x1"], e["x2"]),
+    ),
+    Case(
+        "torch.cdist (past 25 rows: the matmul path)",
+        fn("torch.cdist"),
+        {"x1": T(30, 5), "x2": T(28, 5)},
+        lambda e: torch.cdist(e["x1"], e["x2"]),
+    ),
+    Case(
+        "F.unfold",
+        fn("torch.nn.functional.unfold"),
+        {"input": T(1, 2, 4, 4)},
+        lambda e: F.unfold(e["input"], 2),
+    ),
+    Case(
         "F.rms_norm",
         fn("torch.nn.functional.rms_norm"),
         {"input": M, "weight": T(5)},
