@@ -30,7 +30,10 @@ NO_GRAD_CONTEXTS = frozenset(
         "paddle.no_grad",
         "paddle.autograd.no_grad",
         "paddle.base.dygraph.no_grad",
+        "paddle.base.dygraph.base.no_grad",
+        "paddle.framework.no_grad",  # (PaddleFleetX's tensor_fusion_helper)
         "paddle.fluid.dygraph.no_grad",
+        "paddle.fluid.dygraph.base.no_grad",
     }
 )
 ENABLE_GRAD_CONTEXTS = frozenset(
