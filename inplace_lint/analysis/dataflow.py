@@ -225,6 +225,9 @@ class ModuleDataflow:
         self._readable: dict[str, frozenset[str] | None] = {}
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
         self._none_tested: dict[str, frozenset[str]] = {}
+        # (module key root, attribute) given a parametrization (`register_parametrization(lin,
+        # "weight", ...)`): reading it computes a fresh tensor, not the parameter
+        self.parametrized: set[tuple[str, str]] = set()
         self._carried: dict[str, frozenset[str]] = {}
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
@@ -2390,6 +2393,15 @@ class FunctionInterpreter:
         return UNKNOWN
 
     def _module_attribute(self, module: ModuleVal, attr: str, path: str | None) -> Value:
+        if (module.key_root, attr) in self.flow.parametrized:
+            # computed by the parametrization at each read (`orthogonal`, `weight_norm`, a
+            # `register_parametrization`): a fresh tensor with a graph, not a leaf
+            return TensorVal(
+                fw=module.fw,
+                storage=new_id(),
+                requires_grad=True,
+                producer=f"the parametrized `{path or attr}`",
+            )
         if module.local_class and module.path != "self":
             cls = self.index.classes.get(module.local_class)
             declared = (
@@ -2681,6 +2693,13 @@ class FunctionInterpreter:
             return self._opaque_result(positional, call, state, "", known=False)
         if qual.startswith("torch._foreach_") and qual.endswith("_") and call.args:
             return self._foreach_write(qual, call, state)
+        if qual in _PARAMETRIZATIONS:
+            positional, _ = self._args(call, state)
+            name_expr = _arg_expr(call, _PARAMETRIZATIONS[qual], _PARAMETRIZATIONS[qual][1])
+            name = _literal(name_expr) if name_expr is not None else "weight"
+            if positional and isinstance(positional[0], ModuleVal) and isinstance(name, str):
+                self.flow.parametrized.add((positional[0].key_root, name))
+            return positional[0] if positional else UNKNOWN
         if qual == "paddle.assign" and (output := _arg_expr(call, ("x", "output"), "output")):
             return self._paddle_assign_output(call, output, state)
         fw = qual.split(".")[0]
@@ -6711,6 +6730,18 @@ def _list_name(expr, state: State) -> str | None:
         if path is not None and isinstance(state.env.get(path), SeqVal):
             return path
     return None
+
+
+# Calls that make a module attribute a computed tensor: (module parameter, name parameter); the
+# name defaults to "weight"
+_PARAMETRIZATIONS = {
+    "torch.nn.utils.parametrize.register_parametrization": ("module", "tensor_name"),
+    "torch.nn.utils.parametrizations.orthogonal": ("module", "name"),
+    "torch.nn.utils.parametrizations.spectral_norm": ("module", "name"),
+    "torch.nn.utils.parametrizations.weight_norm": ("module", "name"),
+    "torch.nn.utils.weight_norm": ("module", "name"),
+    "torch.nn.utils.spectral_norm": ("module", "name"),
+}
 
 
 def _holds_string(value: Value) -> bool:
