@@ -87,6 +87,9 @@ class FunctionSummary:
     """What callers in the same module need to know about a function."""
 
     param_writes: dict[int, Write] = field(default_factory=dict)  # param index -> its first write
+    # the same for an item unpacked from a tuple argument (`x, mel, t = input_data`, DiffWave's
+    # residual block given `(h, mel, t)`): (param index, position) -> its first write
+    param_item_writes: dict[tuple[int, int], Write] = field(default_factory=dict)
     # params the function writes through something that does not require grad although the
     # caller's tensor may (`p.detach().uniform_()`, or after `out.stop_gradient = True` in
     # Paddle's sinusoidal-embedding initialisers): the caller's tensor is written so
@@ -621,6 +624,7 @@ class FunctionInterpreter:
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.unpacked_items: set[object] = set()  # storages of items unpacked from an argument
+        self.item_of_param: dict[object, tuple[int, int]] = {}  # such an item -> (index, position)
         self.param_index: dict[str, int] = {}  # parameter name -> index (self / ctx left out)
         self.param_origins: dict[int, int] = {}  # an argument's own lineage id -> its index
         self._tensor_names: dict[str, bool] = {}  # name -> used as only a tensor can be (memo)
@@ -1647,6 +1651,11 @@ class FunctionInterpreter:
                 # `[student_feats, teacher_feats]` and replaces their items: _may_be_a_container)
                 items = [replace(value, storage=new_id()) for _ in elements]
                 self.unpacked_items.update(item.storage for item in items)
+                if isinstance(value, TensorVal) and value.storage in self.param_storages:
+                    index = self.param_storages[value.storage]
+                    starred = any(type(e) is cst.StarredElement for e in elements)
+                    for position, item in enumerate(items if not starred else ()):
+                        self.item_of_param[item.storage] = (index, position)
             else:
                 items = _unpack(value, len(elements))
             for element, item in zip(elements, items):
@@ -2570,7 +2579,14 @@ class FunctionInterpreter:
             # are known (eval_subscript), but what its call saves is not assumed: the same loop
             # usually walks a list of feature maps (`x[i] = self.m[i](x[i])` in YOLO's Detect,
             # RT-DETR's encoder), whose item writes are list writes
-            return self.call_opaque(call, state, func)
+            block = (
+                _uniform_local_child(self.eval(func.value, state))
+                if type(func.value) in (cst.Name, cst.Attribute)
+                else None
+            )
+            if block is None:
+                return self.call_opaque(call, state, func)
+            return self._call_list_block(block, func, call, state)
         if (
             type(func) is cst.Name
             and func.value == "map"
@@ -2649,6 +2665,24 @@ class FunctionInterpreter:
         if isinstance(callee, FrameworkRef):
             return self._call_reference(callee, call, state)
         return self.call_opaque(call, state, func)
+
+    def _call_list_block(self, block: ModuleVal, func, call: cst.Call, state: State) -> Value:
+        """`self.residual_blocks[n]((h, mel, t))` over a list whose blocks are one local class:
+        what the block's forward writes into its arguments is replayed here (DiffWave's residual
+        block adds to the `h` it unpacks, which `init_conv`'s ReLU saved); the result stays
+        opaque, as for any block picked by a variable."""
+        positional, keywords = self._args(call, state)
+        entry = f"{block.local_class}.forward"
+        forward = self.flow.result(entry) if entry in self.index.functions else None
+        op_text = f"`{_short(self, func)}`"
+        if forward is not None:
+            names = self.flow.parameter_names(entry)
+            arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
+            self._apply_param_writes(forward.summary, arguments, call, state, op_text)
+        args = positional + list(keywords.values())
+        if not any(isinstance(t, TensorVal) for a in args for t in _flatten(a)):
+            return self._opaque_result(args, call, state, "", known=False)
+        return self._opaque_result(args, call, state, op_text, known=False)
 
     def _call_reference(self, callee: FrameworkRef, call: cst.Call, state: State) -> Value:
         """Call what a name or attribute refers to: a framework function, a local class or
@@ -3938,6 +3972,12 @@ class FunctionInterpreter:
                 self._replay(inner, tensor, call, state)
                 if own:
                     positional[index] = self._in_graph_of(tensor, ops[index], state)
+        for (index, position), inner in summary.param_item_writes.items():
+            passed = positional[index] if index < len(positional) else None
+            if isinstance(passed, SeqVal) and position < len(passed.items):
+                item = passed.items[position]
+                if isinstance(item, TensorVal):
+                    self._replay(inner, item, call, state)
         for (saved, written), what in summary.param_graph_saves.items() if carries_saves else ():
             if max(saved, written) >= len(positional):
                 continue
@@ -5185,6 +5225,10 @@ class FunctionInterpreter:
             and (tensor.storage not in self.violated or own_only)
         ):
             # Clean inside the callee; each caller replays it against what it saved.
+            if tensor.storage in self.item_of_param:
+                self.result.summary.param_item_writes.setdefault(
+                    self.item_of_param[tensor.storage], write
+                )
             if tensor.storage in self.param_storages:
                 index = self.param_storages[tensor.storage]
                 self.result.summary.param_writes.setdefault(index, write)
@@ -6742,6 +6786,19 @@ _PARAMETRIZATIONS = {
     "torch.nn.utils.weight_norm": ("module", "name"),
     "torch.nn.utils.spectral_norm": ("module", "name"),
 }
+
+
+def _uniform_local_child(container: Value) -> ModuleVal | None:
+    """The block a ModuleList stands for when every child is an instance of one local class
+    built by one construction (`self.blocks.append(Block(...))` in a loop)."""
+    if not isinstance(container, ModuleVal) or not container.children:
+        return None
+    first = container.children[0]
+    if first.local_class and all(
+        c.local_class == first.local_class and c.node is first.node for c in container.children
+    ):
+        return first
+    return None
 
 
 def _holds_string(value: Value) -> bool:
