@@ -212,7 +212,8 @@ class ModuleDataflow:
         # an in-place child of a container right after a child that saves its output (by the
         # in-place child's constructor node): one entry per call of the container, the op id of
         # the saving child's output when the tensor there may require grad (else None)
-        self.adjacency_calls: dict[int, list[int | None]] = {}
+        self.adjacency_calls: dict[int, list[tuple[str, int | None]]] = {}
+        self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
         self.results: dict[str, FunctionResult] = {}
         self._in_progress: set[str] = set()
@@ -577,6 +578,7 @@ class ModuleDataflow:
                 ):
                     guarded.add(callee)
                     changed = True
+        self.guarded = guarded
         for key, result in every:
             if key not in guarded:
                 continue
@@ -3333,7 +3335,7 @@ class FunctionInterpreter:
                         isinstance(value, TensorVal) and value.requires_grad is False
                     )
                     self.flow.adjacency_calls.setdefault(id(child.node), []).append(
-                        _last_op_id(value) if may else None
+                        (self.info.key, _last_op_id(value) if may else None)
                     )
                 value = self._apply_module(
                     child, [value], {}, call, state, op_text, report_writes=i == 0, owner=module

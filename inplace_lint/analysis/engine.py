@@ -46,7 +46,12 @@ def _adjacency_holds(adjacent, flow: ModuleDataflow) -> bool:
     calls = flow.adjacency_calls.get(id(adjacent.node))
     if calls is None:
         return True
-    return any(op is not None and op in flow.reached_ops for op in calls)
+    # (a call in a function every caller of which runs it without grad records nothing: an
+    # inference-only model's `Sequential(Sigmoid, ReLU(inplace=True))`)
+    return any(
+        op is not None and op in flow.reached_ops and function not in flow.guarded
+        for function, op in calls
+    )
 
 
 def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
