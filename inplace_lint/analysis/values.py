@@ -400,14 +400,20 @@ def merge_values(vals: list[Value | None]) -> Value:
         return first
     present = [v for v in vals if v is not None]
     tensors = [v for v in present if isinstance(v, TensorVal)]
-    if tensors and len(tensors) == len(present):
+    # an unknown value on another path (`data = batch["X"]`, then `if self.first: data =
+    # torch.relu(self.first(data))`: LibCity's STSGCN) may be a tensor too: on the path that
+    # bound a tensor, that tensor's facts hold
+    unknowns = [v for v in present if type(v) is Unknown]
+    if tensors and len(tensors) + len(unknowns) == len(present):
         # Keep the first tensor's identity (storage); widen the facts.
         base = tensors[0]
         return replace(
             base,
-            requires_grad=tri_or([t.requires_grad for t in tensors]),
+            requires_grad=tri_or(
+                [t.requires_grad for t in tensors] + ([None] if unknowns else [])
+            ),
             leaf=all(t.leaf for t in tensors) and len(tensors) == len(vals),
-            known=all(t.known for t in tensors),
+            known=all(t.known for t in tensors) and not unknowns,
             lineage=frozenset().union(*(t.lineage for t in tensors)),
             view_of_leaf=all(t.view_of_leaf for t in tensors) and len(tensors) == len(vals),
             via_data=all(t.via_data for t in tensors),
@@ -419,6 +425,14 @@ def merge_values(vals: list[Value | None]) -> Value:
         # `for p in m.parameters(): p.requires_grad_(False)` froze it on the loop's path; the
         # path that skips the loop runs only for a module without parameters
         return frozen[0]
+    modules = [v for v in present if isinstance(v, ModuleVal)]
+    if modules and len(modules) < len(present) and all(
+        isinstance(v, ModuleVal) or (isinstance(v, ConstVal) and v.value is None) for v in present
+    ):
+        # `self.first = nn.Linear(...)` or `self.first = None` (LibCity's STSGCN): where the
+        # module is called, it is the module (a call of None raises); `if self.first:` stays
+        # undecided
+        present = modules
     if present and all(
         isinstance(v, ModuleVal) and v.uid == present[0].uid and v.uid for v in present
     ):
