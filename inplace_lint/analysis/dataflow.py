@@ -213,6 +213,10 @@ class ModuleDataflow:
         # in-place child's constructor node): one entry per call of the container, the op id of
         # the saving child's output when the tensor there may require grad (else None)
         self.adjacency_calls: dict[int, list[tuple[str, int | None]]] = {}
+        # a helper's key -> the op ids its calls' results got in their callers (None: a result
+        # without one); and whether a backward of a graph the analysis cannot see ran
+        self.helper_results: dict[str, set[int | None]] = {}
+        self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
         self.results: dict[str, FunctionResult] = {}
@@ -247,6 +251,7 @@ class ModuleDataflow:
         self._apply_caller_guards()
         self._mark_speculative()
         self._drop_init_only_reruns()
+        self._drop_unread_helper_returns()
         # a method `__init__` calls runs during construction: that run comes first, so that when
         # the same write is also found by the method's analysis alone (from what `__init__` left
         # on `self` at its end), its message speaks of the tensors as they were at the call
@@ -255,6 +260,26 @@ class ModuleDataflow:
         for memo, result in self.specializations.items():
             (in_init if _called_from_init(memo) else rest).append(result)
         return in_init + list(self.results.values()) + rest
+
+    def _drop_unread_helper_returns(self) -> None:
+        """A helper's write that only its own `return` confirms (no backward in it) holds for a
+        caller that takes the result into a backward, a returned value or `self.x`. Where every
+        call of the helper in this module hands its result to none of them (dgl's deepwalk
+        `adam()`, whose result only goes into `weight.data.index_add_`), nothing ever reads the
+        broken save: the write is not confirmed. A helper nobody here calls is left as it is
+        (its callers are elsewhere), and so is any module where a backward of a graph the
+        analysis cannot follow ran."""
+        if self.unknown_backward:
+            return
+        every = [(k, r) for k, r in self.results.items()]
+        every += [(memo[0], r) for memo, r in self.specializations.items()]
+        for key, result in every:
+            ops = self.helper_results.get(key)
+            if not ops or None in ops or ops & self.reached_ops:
+                continue
+            for write in result.writes:
+                if write.confirmed_by_return and not write.confirmed_by_backward:
+                    write.confirmed = set()
 
     def _drop_init_only_reruns(self) -> None:
         """A method that only its class's `__init__` calls (nerfstudio's `build_nn_modules`) runs
@@ -1366,7 +1391,7 @@ class FunctionInterpreter:
                     self.inline_returns[-1].append(value)
                 else:
                     if not self._training_step():  # (as for `self.x = ...` in ``bind``)
-                        self.reach(lineage_of(value), state, retain=True)
+                        self.reach(lineage_of(value), state, retain=True, by_return=True)
                     self._record_return(value, state)
             state.reachable = False
         elif kind is cst.Raise:
@@ -3616,6 +3641,21 @@ class FunctionInterpreter:
         module: ModuleVal | None = None,
         self_entry: tuple = (),
     ) -> Value:
+        result = self._call_local_function(key, call, state, module, self_entry)
+        # what this call's result became here (``ModuleDataflow._drop_unread_helper_returns``)
+        self.flow.helper_results.setdefault(key, set()).add(
+            _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
+        )
+        return result
+
+    def _call_local_function(
+        self,
+        key: str,
+        call: cst.Call,
+        state: State,
+        module: ModuleVal | None = None,
+        self_entry: tuple = (),
+    ) -> Value:
         if not self.call_local_functions:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
@@ -5301,12 +5341,18 @@ class FunctionInterpreter:
             self.graded = graded
         else:
             self.graded = None  # a graph we cannot see may give any parameter its gradient
+            self.flow.unknown_backward = True
         if not retain:
             state.clear_saves(lineage)
             self.pending = [w for w in self.pending if not _fully_reached(w)]
 
     def reach(
-        self, lineage: frozenset[int], state: State, retain: bool, by_backward: bool = False
+        self,
+        lineage: frozenset[int],
+        state: State,
+        retain: bool,
+        by_backward: bool = False,
+        by_return: bool = False,
     ) -> None:
         if not lineage:
             return
@@ -5316,6 +5362,7 @@ class FunctionInterpreter:
                 if save.op_id in lineage:
                     write.confirmed.add(save.op_id)
                     write.confirmed_by_backward |= by_backward
+                    write.confirmed_by_return |= by_return
             if write.tensor.lineage & lineage:
                 write.reaches_backward = True
 

@@ -44,6 +44,7 @@ class Write:
     # whether a backward ever reaches the saving op depends on the caller's context
     caller_state_update: bool = False
     confirmed_by_backward: bool = False  # a backward (not only a return) reaches a save
+    confirmed_by_return: bool = False  # the function's own return reaches a save
     condition: str | None = None  # the enclosing `if self.<option>:` test, when there is one
     speculative: bool = False  # in a method no forward and nothing in this module calls
     # the write changed the memory of views returned by one multi-output call, and one of them
