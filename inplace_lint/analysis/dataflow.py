@@ -2626,6 +2626,21 @@ class FunctionInterpreter:
             if mapped is not None:
                 return mapped
         if (
+            type(func) is cst.Name
+            and func.value == "filter"
+            and "filter" not in state.env
+            and len(call.args) == 2
+            and type(call.args[0].value) is cst.Lambda
+            and not any(a.star or a.keyword for a in call.args)
+            and type(call.args[1].value) is cst.Call
+            and type(call.args[1].value.func) is cst.Attribute
+            and call.args[1].value.func.attr.value == "parameters"
+        ):
+            # `filter(lambda p: p.requires_grad, G.parameters())` (handed to an optimizer):
+            # some of those parameters
+            kept = self.eval(call.args[1].value, state)
+            return kept if isinstance(kept, ParamsVal) else Unknown(lineage_of(kept))
+        if (
             isinstance(func, cst.Name)
             and func.value in ("zip", "enumerate")
             and func.value not in state.env

@@ -403,15 +403,15 @@ def merge_values(vals: list[Value | None]) -> Value:
     # an unknown value on another path (`data = batch["X"]`, then `if self.first: data =
     # torch.relu(self.first(data))`: LibCity's STSGCN) may be a tensor too: on the path that
     # bound a tensor, that tensor's facts hold
+    # (not a number, as in `test_loss = 0` before a loop of `test_loss += loss_fn(...)`: an
+    # unknown callee's result taken for a tensor may be a number, `accuracy_fn(...)`'s float)
     unknowns = [v for v in present if type(v) is Unknown]
     if tensors and len(tensors) + len(unknowns) == len(present):
         # Keep the first tensor's identity (storage); widen the facts.
         base = tensors[0]
         return replace(
             base,
-            requires_grad=tri_or(
-                [t.requires_grad for t in tensors] + ([None] if unknowns else [])
-            ),
+            requires_grad=tri_or([t.requires_grad for t in tensors] + ([None] if unknowns else [])),
             leaf=all(t.leaf for t in tensors) and len(tensors) == len(vals),
             known=all(t.known for t in tensors) and not unknowns,
             lineage=frozenset().union(*(t.lineage for t in tensors)),
@@ -426,8 +426,13 @@ def merge_values(vals: list[Value | None]) -> Value:
         # path that skips the loop runs only for a module without parameters
         return frozen[0]
     modules = [v for v in present if isinstance(v, ModuleVal)]
-    if modules and len(modules) < len(present) and all(
-        isinstance(v, ModuleVal) or (isinstance(v, ConstVal) and v.value is None) for v in present
+    if (
+        modules
+        and len(modules) < len(present)
+        and all(
+            isinstance(v, ModuleVal) or (isinstance(v, ConstVal) and v.value is None)
+            for v in present
+        )
     ):
         # `self.first = nn.Linear(...)` or `self.first = None` (LibCity's STSGCN): where the
         # module is called, it is the module (a call of None raises); `if self.first:` stays
