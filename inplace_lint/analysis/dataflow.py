@@ -2553,6 +2553,8 @@ class FunctionInterpreter:
             return base
         if isinstance(base, ModuleVal) and base.children:
             index = _int_index(expr)
+            if index is None:
+                index = self._constant_index(expr, state)
             if index is not None and -len(base.children) <= index < len(base.children):
                 # `model[1]` of a Sequential: its tensors are the container's
                 child = base.children[index]
@@ -2601,7 +2603,11 @@ class FunctionInterpreter:
                     report_writes=True,
                     owner=layer[1],
                 )
-        if type(func) is cst.Subscript and _int_index(func) is None:
+        if (
+            type(func) is cst.Subscript
+            and _int_index(func) is None
+            and self._constant_index(func, state) is None
+        ):
             # `self.m[i](x[i])`: a block of a ModuleList picked by a variable. Its parameters
             # are known (eval_subscript), but what its call saves is not assumed: the same loop
             # usually walks a list of feature maps (`x[i] = self.m[i](x[i])` in YOLO's Detect,
@@ -2707,6 +2713,19 @@ class FunctionInterpreter:
         if isinstance(callee, FrameworkRef):
             return self._call_reference(callee, call, state)
         return self.call_opaque(call, state, func)
+
+    def _constant_index(self, expr: cst.Subscript, state: State) -> int | None:
+        """`self.lateral_convs[self.fusion_level]` where the attribute holds an int the
+        constructor was given (mmdet's FusedSemanticHead): that index."""
+        if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
+            return None
+        key = expr.slice[0].slice.value
+        if type(key) not in (cst.Name, cst.Attribute):
+            return None
+        value = self.eval(key, state)
+        if isinstance(value, ConstVal) and type(value.value) is int:
+            return value.value
+        return None
 
     def _call_list_block(self, block: ModuleVal, func, call: cst.Call, state: State) -> Value:
         """`self.residual_blocks[n]((h, mel, t))` over a list whose blocks are one local class:

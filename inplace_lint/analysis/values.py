@@ -406,6 +406,8 @@ def merge_values(vals: list[Value | None]) -> Value:
     # (not a number, as in `test_loss = 0` before a loop of `test_loss += loss_fn(...)`: an
     # unknown callee's result taken for a tensor may be a number, `accuracy_fn(...)`'s float)
     unknowns = [v for v in present if type(v) is Unknown]
+    if unknowns and not all(t.known for t in tensors):
+        unknowns = []  # (a tensor only assumed, `px0 += (fw + up - 1) // 2`, stays unknown)
     if tensors and len(tensors) + len(unknowns) == len(present):
         # Keep the first tensor's identity (storage); widen the facts.
         base = tensors[0]
@@ -413,7 +415,7 @@ def merge_values(vals: list[Value | None]) -> Value:
             base,
             requires_grad=tri_or([t.requires_grad for t in tensors] + ([None] if unknowns else [])),
             leaf=all(t.leaf for t in tensors) and len(tensors) == len(vals),
-            known=all(t.known for t in tensors) and not unknowns,
+            known=all(t.known for t in tensors),
             lineage=frozenset().union(*(t.lineage for t in tensors)),
             view_of_leaf=all(t.view_of_leaf for t in tensors) and len(tensors) == len(vals),
             via_data=all(t.via_data for t in tensors),
