@@ -2788,6 +2788,22 @@ class FunctionInterpreter:
             return self._opaque_result(positional, call, state, "", known=False)
         if qual.startswith("torch._foreach_") and qual.endswith("_") and call.args:
             return self._foreach_write(qual, call, state)
+        if qual.startswith("torch.nn.init.") and qual.endswith("_") and call.args:
+            # `nn.init.uniform_(w)`: `w.uniform_()` under no_grad (a VQ codebook's dead-code
+            # reset between a forward that saved the weight and its backward breaks the save)
+            positional, _ = self._args(call, state)
+            target = positional[0] if positional else None
+            if isinstance(target, TensorVal):
+                self.record_write(
+                    state,
+                    target,
+                    "method",
+                    call,
+                    call.args[0].value,
+                    op_text=f"`{_short(self, call.func)}(...)`",
+                    grad_override=False,
+                )
+            return UNKNOWN
         if qual in _PARAMETRIZATIONS:
             positional, _ = self._args(call, state)
             name_expr = _arg_expr(call, _PARAMETRIZATIONS[qual], _PARAMETRIZATIONS[qual][1])
@@ -4155,6 +4171,11 @@ class FunctionInterpreter:
         recorded = state.grad_enabled and any(t.requires_grad is not False for t in tensors)
         op_id = new_id()
         op_text = f"{cls_name}.apply"
+        dirty_first = forward is not None and forward.summary.marks_dirty
+        if dirty_first and forward.summary.param_writes:
+            # the inplace_abn pattern: the forward writes its input, `ctx.mark_dirty(x)`, then
+            # `ctx.save_for_backward(x)`: what it saved is the written version
+            self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
         if forward is not None and recorded:
             for index in forward.summary.ctx_saved:
                 if index < len(positional) and isinstance(positional[index], TensorVal):
@@ -4164,7 +4185,7 @@ class FunctionInterpreter:
                     state.add_save(
                         positional[index].storage, Save(op_text, call, op_id, "ctx attribute")
                     )
-        if forward is not None and forward.summary.param_writes:
+        if forward is not None and forward.summary.param_writes and not dirty_first:
             # the forward writes an input in place (with or without `ctx.mark_dirty`): the
             # caller's tensor changes, and an earlier op's save of it breaks (Liger-Kernel#272)
             self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
