@@ -354,7 +354,11 @@ def merge_states(states: list[State]) -> State:
     keys = set().union(*(s.env for s in live))
     for key in sorted(keys):
         vals = [s.env.get(key) for s in live]
-        merged = merge_values(vals)
+        either = either_module(vals) if key.startswith("self.") and None not in vals else None
+        # (an attribute given modules of different kinds on different paths: `if use_proj:
+        # self.proj = nn.Linear(d, d) else: self.proj = nn.Identity()`; a local name a builder
+        # loop reuses for each kind of block keeps the first, as before)
+        merged = either if either is not None else merge_values(vals)
         if isinstance(merged, TensorVal):
             storages = {v.storage for v in vals if isinstance(v, TensorVal)}
             if len(storages) > 1:
@@ -381,6 +385,8 @@ def either_module(values: list) -> ModuleVal | None:
     if len(values) < 2 or not all(isinstance(v, ModuleVal) for v in values):
         return None
     first = values[0]
+    if first.uid and all(v.uid == first.uid for v in values):
+        return None  # one instance, grown on one path (`self.body.add_module(...)` in a loop)
     kinds = {(v.qualname, v.local_class, v.facts is None, len(v.children)) for v in values}
     if len(kinds) == 1 and all(v.facts is first.facts or v.facts == first.facts for v in values):
         return None
@@ -447,8 +453,6 @@ def merge_values(vals: list[Value | None]) -> Value:
         # (where the other path binds nothing, a use there raises AttributeError), or
         # `self.body.add_module(...)` in a loop (its fullest state, as for lists).
         return max(present, key=lambda v: len(v.children))
-    if len(present) == len(vals) and (either := either_module(present)) is not None:
-        return either
     if (
         present
         and all(type(v) is type(present[0]) for v in present)
