@@ -2620,24 +2620,12 @@ class FunctionInterpreter:
             if block is None:
                 return self.call_opaque(call, state, func)
             return self._call_list_block(block, func, call, state)
-        if (
-            type(func) is cst.Name
-            and func.value == "map"
-            and "map" not in state.env
-            and len(call.args) == 2
-            and type(call.args[0].value) is cst.Lambda
-            and not any(a.star or a.keyword for a in call.args)
-        ):
+        if _lambda_builtin(call, "map", state):
             mapped = self._map_lambda(call.args[0].value, call.args[1].value, state)
             if mapped is not None:
                 return mapped
         if (
-            type(func) is cst.Name
-            and func.value == "filter"
-            and "filter" not in state.env
-            and len(call.args) == 2
-            and type(call.args[0].value) is cst.Lambda
-            and not any(a.star or a.keyword for a in call.args)
+            _lambda_builtin(call, "filter", state)
             and type(call.args[1].value) is cst.Call
             and type(call.args[1].value.func) is cst.Attribute
             and call.args[1].value.func.attr.value == "parameters"
@@ -6890,6 +6878,19 @@ _PARAMETRIZATIONS = {
     "torch.nn.utils.weight_norm": ("module", "name"),
     "torch.nn.utils.spectral_norm": ("module", "name"),
 }
+
+
+def _lambda_builtin(call: cst.Call, name: str, state: State) -> bool:
+    """`map(lambda ..., xs)` / `filter(lambda ..., xs)` of the builtin ``name``."""
+    func = call.func
+    return (
+        type(func) is cst.Name
+        and func.value == name
+        and name not in state.env
+        and len(call.args) == 2
+        and type(call.args[0].value) is cst.Lambda
+        and not any(a.star or a.keyword for a in call.args)
+    )
 
 
 def _uniform_local_child(container: Value) -> ModuleVal | None:
