@@ -2923,6 +2923,8 @@ class FunctionInterpreter:
                 module = replace(module, write_condition=write_condition)
             return module
         inplace = _literal_kw(call, "inplace", state.env) is True
+        flag = None if inplace else self._inplace_option(call, state)
+        inplace = inplace or flag is not None
         facts = kb.function(qual, _keyword_names(call), inplace)
         if (
             not inplace
@@ -2965,16 +2967,38 @@ class FunctionInterpreter:
                     op_text=f"`{_short(self, call)}` (`max_norm` renormalises the weight)",
                     grad_override=False,
                 )
-        return self.apply_op(
-            facts,
-            positional,
-            keywords,
-            call,
-            state,
-            op_text=_framework_op_text(self, call, qual),
-            how="inplace-kw",
-            target_expr=target_expr,
-        )
+        if flag is not None:
+            self.conditions.append(flag)  # `F.dropout(h, p, inplace=inplace)`: when it holds
+        try:
+            return self.apply_op(
+                facts,
+                positional,
+                keywords,
+                call,
+                state,
+                op_text=_framework_op_text(self, call, qual),
+                how="inplace-kw",
+                target_expr=target_expr,
+            )
+        finally:
+            if flag is not None:
+                self.conditions.pop()
+
+    def _inplace_option(self, call: cst.Call, state: State) -> str | None:
+        """`inplace=inplace` given the function's own parameter defaulting to a literal, whose
+        value here is not known: the write happens when the option holds (as under `if
+        inplace:`)."""
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == "inplace":
+                value = arg.value
+                if (
+                    type(value) is cst.Name
+                    and value.value in self._optional_parameters()
+                    and not isinstance(state.env.get(value.value), ConstVal)
+                ):
+                    return value.value
+                return None
+        return None
 
     def call_method(
         self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State
