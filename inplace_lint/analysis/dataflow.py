@@ -104,6 +104,9 @@ class FunctionSummary:
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
     ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
+    # an autograd.Function's forward returns, on every path, a tensor it gave to
+    # save_for_backward (`r = torch.sigmoid(i); ctx.save_for_backward(r); return r`)
+    ctx_saves_output: bool = False
     returns_saved_output: bool = False  # the returned tensor was saved by an op inside
     # ... but only on one side of an `if <option>:` (`if self.with_activation: x = self.act(x)`)
     saved_output_condition: str | None = None
@@ -649,6 +652,7 @@ class FunctionInterpreter:
         )
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
+        self.ctx_saved_storages: set[object] = set()  # other tensors given to save_for_backward
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.unpacked_items: set[object] = set()  # storages of items unpacked from an argument
         self.item_of_param: dict[object, tuple[int, int]] = {}  # such an item -> (index, position)
@@ -1443,6 +1447,9 @@ class FunctionInterpreter:
     def _record_return(self, value: Value, state: State) -> None:
         self._record_graph_saves(state)
         summary = self.result.summary
+        if self.is_function_forward:
+            saved = isinstance(value, TensorVal) and value.storage in self.ctx_saved_storages
+            summary.ctx_saves_output = saved and (summary.ctx_saves_output or not self.returns_seen)
         for item in _flatten(value) if isinstance(value, SeqVal) else (value,):
             if isinstance(item, TensorVal) and (
                 item.parameter
@@ -3158,6 +3165,8 @@ class FunctionInterpreter:
                 for value in positional:
                     if isinstance(value, TensorVal) and value.storage in self.param_storages:
                         self.result.summary.ctx_saved.add(self.param_storages[value.storage])
+                    elif isinstance(value, TensorVal):
+                        self.ctx_saved_storages.add(value.storage)
             elif method == "mark_dirty":
                 self.result.summary.marks_dirty = True
                 for value in positional:
@@ -4227,12 +4236,13 @@ class FunctionInterpreter:
             )
         cls = self.index.classes.get(cls_name)
         upstream = frozenset().union(*(t.lineage for t in tensors))
-        if cls is not None and not _defines_backward(cls, self.index):
+        backward_defined = cls is None or _defines_backward(cls, self.index)
+        if not backward_defined:
             # an export-only Function (yolov7's TRT_NMS: forward and symbolic, no backward): a
             # backward through it raises NotImplementedError before it reaches anything saved
             # on the way to its inputs
             upstream = frozenset()
-        return TensorVal(
+        result = TensorVal(
             fw=self.fw,
             storage=new_id(),
             requires_grad=tri_or([t.requires_grad for t in tensors])
@@ -4243,6 +4253,11 @@ class FunctionInterpreter:
             known=forward is not None,
             lineage=upstream | {op_id},
         )
+        if recorded and forward.summary.ctx_saves_output and backward_defined:
+            # its forward saved what it returns: the caller's later write to the result breaks
+            # that save (a custom sigmoid's `y.mul_(2)`)
+            state.add_save(result.storage, Save(op_text, call, op_id, "output"))
+        return result
 
     def instantiate_local(self, cls_name: str, call: cst.Call, state: State) -> Value:
         positional, keywords = self._args(call, state)
