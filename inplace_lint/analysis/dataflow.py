@@ -4253,7 +4253,12 @@ class FunctionInterpreter:
             known=forward is not None,
             lineage=upstream | {op_id},
         )
-        if recorded and forward.summary.ctx_saves_output and backward_defined:
+        if (
+            recorded
+            and forward is not None
+            and forward.summary.ctx_saves_output
+            and backward_defined
+        ):
             # its forward saved what it returns: the caller's later write to the result breaks
             # that save (a custom sigmoid's `y.mul_(2)`)
             state.add_save(result.storage, Save(op_text, call, op_id, "output"))
