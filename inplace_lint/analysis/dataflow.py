@@ -274,9 +274,7 @@ class ModuleDataflow:
         analysis cannot follow ran."""
         if self.unknown_backward:
             return
-        every = [(k, r) for k, r in self.results.items()]
-        every += [(memo[0], r) for memo, r in self.specializations.items()]
-        for key, result in every:
+        for key, result in self._every_result():
             ops = self.helper_results.get(key)
             if not ops or None in ops or ops & self.reached_ops:
                 continue
@@ -290,18 +288,13 @@ class ModuleDataflow:
         Its analysis on its own starts from what `__init__` left at its end, as if it ran a
         second time: `self.table = torch.rand(...)` on what is by then a registered Parameter,
         `self.table *= s` on a leaf. Nothing runs it again, so that analysis reports nothing."""
-        callers: dict[str, set[str]] = {}
-        every = [(k, r) for k, r in self.results.items()]
-        every += [(memo[0], r) for memo, r in self.specializations.items()]
-        for caller, result in every:
-            for callee, _, _ in result.call_sites:
-                callers.setdefault(callee, set()).add(caller)
+        sites = self._call_sites()
         for key, result in self.results.items():
             info = result.info
-            if info.cls is None or info.node.name.value.startswith("__") or key not in callers:
+            if info.cls is None or info.node.name.value.startswith("__") or key not in sites:
                 continue
             init = f"{info.cls.name}.__init__"
-            if all(c == init or c.startswith(f"{init}@") for c in callers[key]):
+            if all(c == init or c.startswith(f"{init}@") for c, _, _ in sites[key]):
                 result.writes = []
                 result.rebinds = []
                 result.reuses = []
@@ -585,13 +578,22 @@ class ModuleDataflow:
                 attrs.update(self.init_attributes(base_cls))
         return attrs
 
-    def _apply_caller_guards(self) -> None:
-        """A function whose every call site in this module runs without grad is guarded."""
+    def _every_result(self) -> list[tuple[str, FunctionResult]]:
+        """Every analysis made, by the key of the function analysed (a specialisation's too)."""
+        return list(self.results.items()) + [(k[0], r) for k, r in self.specializations.items()]
+
+    def _call_sites(self) -> dict[str, list[tuple[str, bool, bool]]]:
+        """Callee -> its calls in this module: (caller, grad enabled, grad mode explicit)."""
         sites: dict[str, list[tuple[str, bool, bool]]] = {}
-        every = list(self.results.items()) + [(k[0], r) for k, r in self.specializations.items()]
-        for caller, result in every:
+        for caller, result in self._every_result():
             for callee, grad, explicit in result.call_sites:
                 sites.setdefault(callee, []).append((caller, grad, explicit))
+        return sites
+
+    def _apply_caller_guards(self) -> None:
+        """A function whose every call site in this module runs without grad is guarded."""
+        sites = self._call_sites()
+        every = self._every_result()
         guarded: set[str] = set()
         changed = True
         while changed:
@@ -1456,20 +1458,13 @@ class FunctionInterpreter:
                 or (isinstance(item.storage, str) and item.storage.startswith("params:"))
             ):
                 summary.returns_parameter = True
-        alias = self._param_alias(value)
         first_return = not self.alias_returns
-        self.alias_returns.append(alias)
-        first = self.alias_returns[0]
-        summary.returns_alias = first if all(a == first for a in self.alias_returns) else None
+        summary.returns_alias = _unanimous(self.alias_returns, self._param_alias(value))
         items = None
         if isinstance(value, SeqVal) and len(value.items) > 1:
             items = tuple(self._param_alias(item) for item in value.items)
             items = None if None in items else items
-        self.item_alias_returns.append(items)
-        first_items = self.item_alias_returns[0]
-        summary.returns_item_aliases = (
-            first_items if all(a == first_items for a in self.item_alias_returns) else None
-        )
+        summary.returns_item_aliases = _unanimous(self.item_alias_returns, items)
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
         summary.returns_graphless = _graphless(value) and (
@@ -1494,10 +1489,10 @@ class FunctionInterpreter:
             self.result.summary.returned = value
         # a function every path of which returns one framework function (DETR's
         # `_get_activation_fn("relu")` returning `F.relu`): callers get that function
-        self.reference_returns.append(value if isinstance(value, FrameworkRef) else None)
-        first_ref = self.reference_returns[0]
-        if first_ref is not None and all(r == first_ref for r in self.reference_returns):
-            self.result.summary.returned = first_ref
+        reference = value if isinstance(value, FrameworkRef) else None
+        reference = _unanimous(self.reference_returns, reference)
+        if reference is not None:
+            self.result.summary.returned = reference
         elif isinstance(self.result.summary.returned, FrameworkRef):
             self.result.summary.returned = None
         if isinstance(value, TensorVal):
@@ -1885,10 +1880,8 @@ class FunctionInterpreter:
     def _string_valued_key(self, target: cst.Subscript, state: State) -> bool:
         """`data[FEAT] = x` with a name or attribute key that holds a string (`FEAT = "feat"`
         at module level): no tensor takes a string key."""
-        if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
-            return False
-        key = target.slice[0].slice.value
-        return type(key) in (cst.Name, cst.Attribute) and _holds_string(self.eval(key, state))
+        key = _lookup_key(target)
+        return key is not None and _holds_string(self.eval(key, state))
 
     def _may_be_a_container(self, base: TensorVal, target: cst.Subscript, state: State) -> bool:
         """`s_feat[j] = F.normalize(s_feat[j], axis=1)` (PaddleSeg's STFPM): an item of a name
@@ -2242,29 +2235,14 @@ class FunctionInterpreter:
         """`super().forward(x)` in a local subclass of a framework layer (`class
         Conv2d(nn.Conv2d)` whose forward adds a norm after `super().forward(input)`): the layer,
         as this instance, and the instance (the owner of its parameters)."""
-        inner = func.value
-        if not (type(inner.func) is cst.Name and inner.func.value == "super"):
-            return None
-        cls = self.info.cls
         own = state.env.get("self")
-        if (
-            cls is None
-            or func.attr.value not in ("forward", "__call__")
-            or "super" in self.index.functions
-            or not isinstance(own, ModuleVal)
-        ):
+        if func.attr.value not in ("forward", "__call__") or not isinstance(own, ModuleVal):
             return None
-        defining = self.info.inherited_from or cls.name
-        if len(inner.args) == 2 and type(inner.args[0].value) is cst.Name:
-            defining = inner.args[0].value.value
-        elif inner.args:
+        found = self._super_bases(func)
+        if found is None:
             return None
-        lineage = local_lineage(cls, self.index.classes)
-        names = [c.name for c in lineage]
-        if defining not in names or any(
-            "forward" in c.methods or "__call__" in c.methods
-            for c in lineage[names.index(defining) + 1 :]
-        ):
+        _, defining, after = found
+        if _calls_own_code(after):
             return None
         base = self.flow.framework_base(defining)
         if base is None:
@@ -2277,6 +2255,27 @@ class FunctionInterpreter:
         """The key of the base method `super().m` / `super(C, self).m` names, with this
         function's class as `self` (an entry made on first use); None when it is not a call
         on `super()` in a method, or the base is not a class of this module."""
+        method = func.attr.value
+        if method != "__init__":
+            return None  # (the prefilter keeps a base's `__init__`, not its other methods)
+        found = self._super_bases(func)
+        if found is None:
+            return None
+        cls, _, after = found
+        for base in after:
+            node = base.methods.get(method)
+            if node is None:
+                continue
+            key = f"{cls.name}.{method}@{base.name}"
+            if key not in self.index.functions:
+                self.index.functions[key] = FunctionInfo(key, node, cls, inherited_from=base.name)
+            return key
+        return None
+
+    def _super_bases(self, func: cst.Attribute) -> tuple[ClassInfo, str, list[ClassInfo]] | None:
+        """For `super().m` / `super(C, self).m` in a method of a class of this module: that
+        class, the class `super()` starts from, and the local classes after it in the lineage
+        (where the lookup of `m` goes on); None otherwise."""
         inner = func.value
         if not (type(inner.func) is cst.Name and inner.func.value == "super"):
             return None
@@ -2288,22 +2287,11 @@ class FunctionInterpreter:
             defining = inner.args[0].value.value
         elif inner.args:
             return None
-        method = func.attr.value
-        if method != "__init__":
-            return None  # (the prefilter keeps a base's `__init__`, not its other methods)
         lineage = local_lineage(cls, self.index.classes)
         names = [c.name for c in lineage]
         if defining not in names:
             return None
-        for base in lineage[names.index(defining) + 1 :]:
-            node = base.methods.get(method)
-            if node is None:
-                continue
-            key = f"{cls.name}.{method}@{base.name}"
-            if key not in self.index.functions:
-                self.index.functions[key] = FunctionInfo(key, node, cls, inherited_from=base.name)
-            return key
-        return None
+        return cls, defining, lineage[names.index(defining) + 1 :]
 
     def _map_lambda(self, function: cst.Lambda, items, state: State) -> Value | None:
         """`q, k, v = map(lambda t: rearrange(t, ...), (q, k, v))` (lucidrains' attention): the
@@ -2712,10 +2700,8 @@ class FunctionInterpreter:
     def _constant_index(self, expr: cst.Subscript, state: State) -> int | None:
         """`self.lateral_convs[self.fusion_level]` where the attribute holds an int the
         constructor was given (mmdet's FusedSemanticHead): that index."""
-        if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
-            return None
-        key = expr.slice[0].slice.value
-        if type(key) not in (cst.Name, cst.Attribute):
+        key = _lookup_key(expr)
+        if key is None:
             return None
         value = self.eval(key, state)
         if isinstance(value, ConstVal) and type(value.value) is int:
@@ -2730,15 +2716,12 @@ class FunctionInterpreter:
         positional, keywords = self._args(call, state)
         entry = f"{block.local_class}.forward"
         forward = self.flow.result(entry) if entry in self.index.functions else None
-        op_text = f"`{_short(self, func)}`"
         if forward is not None:
             names = self.flow.parameter_names(entry)
             arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
+            op_text = f"`{_short(self, func)}`"
             self._apply_param_writes(forward.summary, arguments, call, state, op_text)
-        args = positional + list(keywords.values())
-        if not any(isinstance(t, TensorVal) for a in args for t in _flatten(a)):
-            return self._opaque_result(args, call, state, "", known=False)
-        return self._opaque_result(args, call, state, op_text, known=False)
+        return self._unknown_call_result(positional + list(keywords.values()), call, state, func)
 
     def _call_reference(self, callee: FrameworkRef, call: cst.Call, state: State) -> Value:
         """Call what a name or attribute refers to: a framework function, a local class or
@@ -2839,10 +2822,7 @@ class FunctionInterpreter:
                 keywords.get("tensors", UNKNOWN),
             ]
             lineage = frozenset().union(*(lineage_of(v) for v in roots))
-            retain = (
-                _literal_kw(call, "retain_graph") is True
-                or _literal_kw(call, "create_graph") is True
-            )
+            retain = _retain_requested(call)
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
         if qual in kb.FROM_NUMPY:
@@ -3131,10 +3111,7 @@ class FunctionInterpreter:
             return self.call_local_function(f"{self.cls.name}.{method}", call, state)
         if method == "backward":
             self._args(call, state)
-            retain = (
-                _literal_kw(call, "retain_graph") is True
-                or _literal_kw(call, "create_graph") is True
-            )
+            retain = _retain_requested(call)
             lineage = lineage_of(receiver)
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
@@ -3181,10 +3158,7 @@ class FunctionInterpreter:
         fw = tensor.fw
         if method == "backward":
             self._args(call, state)
-            retain = (
-                _literal_kw(call, "retain_graph") is True
-                or _literal_kw(call, "create_graph") is True
-            )
+            retain = _retain_requested(call)
             self.backward(tensor.lineage or None, state, retain)
             for origin in sorted(tensor.lineage & self.param_origins.keys()):
                 index = self.param_origins[origin]
@@ -3313,10 +3287,7 @@ class FunctionInterpreter:
         ):
             # a LightningModule's `self.manual_backward(loss)`: `loss.backward()`
             positional, _ = self._args(call, state)
-            retain = (
-                _literal_kw(call, "retain_graph") is True
-                or _literal_kw(call, "create_graph") is True
-            )
+            retain = _retain_requested(call)
             lineage = lineage_of(positional[0]) if positional else frozenset()
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
@@ -3636,10 +3607,7 @@ class FunctionInterpreter:
     def _overrides_call(self, cls_name: str) -> bool:
         """The local class, or a local base of it, defines `forward` or `__call__`."""
         cls = self.index.classes.get(cls_name)
-        return cls is None or any(
-            "forward" in c.methods or "__call__" in c.methods
-            for c in local_lineage(cls, self.index.classes)
-        )
+        return cls is None or _calls_own_code(local_lineage(cls, self.index.classes))
 
     def _carry_state(self, module: ModuleVal, result: Value, state: State) -> Value:
         """A module that keeps its recurrent state on itself: this call's result also depends on
@@ -4407,10 +4375,14 @@ class FunctionInterpreter:
         args = positional + list(keywords.values())
         if receiver is not None:
             args.append(receiver)
+        return self._unknown_call_result(args, call, state, callee)
+
+    def _unknown_call_result(self, args: list, call, state: State, callee) -> Value:
+        """What a call the analysis cannot see into returns; ``callee`` is quoted only when a
+        tensor is among ``args`` (printing it costs: most such calls take none)."""
         if not any(isinstance(t, TensorVal) for a in args for t in _flatten(a)):
             return self._opaque_result(args, call, state, "", known=False)  # its own shortcut
-        text = f"`{_short_text(_code(self, callee))}`"
-        return self._opaque_result(args, call, state, text, known=False)
+        return self._opaque_result(args, call, state, f"`{_short(self, callee)}`", known=False)
 
     def _opaque_result(
         self,
@@ -6924,6 +6896,19 @@ _PARAMETRIZATIONS = {
 }
 
 
+def _unanimous(seen: list, value):
+    """Record one return path's ``value`` in ``seen``: the value every path so far gave, or
+    None when they differ."""
+    seen.append(value)
+    return seen[0] if all(v == seen[0] for v in seen) else None
+
+
+def _retain_requested(call: cst.Call) -> bool:
+    """A backward call (`loss.backward(...)`, `self.manual_backward(...)`) that keeps the graph:
+    `retain_graph=True` or `create_graph=True`."""
+    return _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+
+
 def _lambda_builtin(call: cst.Call, name: str, state: State) -> bool:
     """`map(lambda ..., xs)` / `filter(lambda ..., xs)` of the builtin ``name``."""
     func = call.func
@@ -6948,6 +6933,20 @@ def _uniform_local_child(container: Value) -> ModuleVal | None:
     ):
         return first
     return None
+
+
+def _calls_own_code(classes: list[ClassInfo]) -> bool:
+    """One of these classes defines what calling an instance runs (`forward`, `__call__`)."""
+    return any("forward" in c.methods or "__call__" in c.methods for c in classes)
+
+
+def _lookup_key(expr: cst.Subscript):
+    """The one key of `x[k]` when it is a name or an attribute (a lookup, evaluated without
+    effects), else None."""
+    if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
+        return None
+    key = expr.slice[0].slice.value
+    return key if type(key) in (cst.Name, cst.Attribute) else None
 
 
 def _holds_string(value: Value) -> bool:
