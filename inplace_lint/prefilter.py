@@ -326,7 +326,7 @@ class _Module:
             if isinstance(stmt, _DEFS):
                 unit = _Unit("function", stmt.name, stmt)
                 unit.scan = _scan([stmt], local=self.local_names)
-                unit.seed = unit.scan.seed
+                unit.seed = unit.scan.seed or _inference_decorated(stmt)
                 self.units.append(unit)
                 self.functions.setdefault(stmt.name, []).append(unit)
             elif isinstance(stmt, ast.ClassDef):
@@ -353,7 +353,7 @@ class _Module:
                 continue
             method = _Unit("method", inner.name, inner, owner=cls)
             method.scan = _scan([inner], local=self.local_names)
-            method.seed = method.scan.seed or autograd_function
+            method.seed = method.scan.seed or autograd_function or _inference_decorated(inner)
             cls.methods.setdefault(inner.name, []).append(method)
             self.units.append(method)
             if inner.name == "__init__":
@@ -731,6 +731,17 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
 def _child_fields(kind: type) -> tuple[str, ...]:
     """The fields of an ``ast`` node class the scan descends into."""
     return tuple(f for f in kind._fields if f not in _SCALAR_FIELDS)
+
+
+def _inference_decorated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`@torch.inference_mode()`: what the function returns is an inference tensor, which its
+    callers may not write in place (IPL007)."""
+    for decorator in node.decorator_list:
+        if type(decorator) is ast.Call:
+            decorator = decorator.func
+        if _last_name(decorator) == "inference_mode":
+            return True
+    return False
 
 
 def _is_candidate_call(node: ast.Call, name: str) -> bool:

@@ -114,6 +114,12 @@ class FunctionSummary:
     # every return path returns a tensor without a graph (`return x.detach()`, made under
     # no_grad): the caller's result does not require grad and no backward runs through the call
     returns_grad_free: bool = False
+    # every return path returns a tensor that requires grad whatever the arguments are: it reads
+    # a trainable module-level tensor (`def conv(x): return x * psf`, waveprop's learned PSF) or
+    # makes one
+    returns_requires_grad: bool = False
+    # every return path returns a tensor made in inference mode (`@torch.inference_mode()`)
+    returns_inference: bool = False
     # every return path returns Python values without a graph (`return bool(t.item()),
     # q.argmax().item()`): the caller's result carries none of its arguments' graph
     returns_graphless: bool = False
@@ -235,7 +241,7 @@ class ModuleDataflow:
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._readable: dict[str, frozenset[str] | None] = {}
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
-        self._none_tested: dict[str, frozenset[str]] = {}
+        self._tested_defaults: dict[str, dict[str, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
         # "weight", ...)`): reading it computes a fresh tensor, not the parameter
         self.parametrized: set[tuple[str, str]] = set()
@@ -416,23 +422,30 @@ class ModuleDataflow:
         self._framework_bases[cls_name] = found
         return found
 
-    def none_tested(self, key: str) -> frozenset[str]:
-        """The parameters defaulting to None that the function tests with `is None` / `is not
-        None` (DeBERTa's `if query_states is None:`)."""
-        found = self._none_tested.get(key)
+    def tested_defaults(self, key: str) -> dict[str, object]:
+        """The parameters defaulting to None, True or False that the function tests: None with
+        `is None` / `is not None` (DeBERTa's `if query_states is None:`), a flag as a condition
+        (GFDN's `forward(self, x, edge_index, active=True)` with `if active: x = F.relu(x)`).
+        Name -> default."""
+        found = self._tested_defaults.get(key)
         if found is None:
             info = self.index.functions.get(key)
-            found = frozenset()
+            found = {}
             if info is not None:
                 params = info.node.params
                 optional = {
-                    p.name.value
+                    p.name.value: {"None": None, "True": True, "False": False}[p.default.value]
                     for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-                    if type(p.default) is cst.Name and p.default.value == "None"
+                    if type(p.default) is cst.Name and p.default.value in ("None", "True", "False")
                 }
                 if optional:
-                    found = frozenset(_none_tests(info.node.body) & optional)
-            self._none_tested[key] = found
+                    nones, flags = _default_tests(info.node.body)
+                    found = {
+                        name: default
+                        for name, default in optional.items()
+                        if name in (nones if default is None else flags)
+                    }
+            self._tested_defaults[key] = found
         return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
@@ -716,7 +729,7 @@ class FunctionInterpreter:
         state = State()
         if self.info.key != MODULE_KEY:
             state.env.update(self.flow.globals)
-        state.grad_enabled, explicit = self._decorator_grad_mode()
+        state.grad_enabled, explicit, state.inference = self._decorator_grad_mode()
         self.grad_explicit = explicit
         if self.is_function_forward:
             state.grad_enabled, self.grad_explicit = False, True
@@ -760,17 +773,25 @@ class FunctionInterpreter:
         self._dedupe()
         return self.result
 
-    def _decorator_grad_mode(self) -> tuple[bool, bool]:
+    def _decorator_grad_mode(self) -> tuple[bool, bool, bool]:
+        """(grad enabled, set explicitly, inference mode) by the function's decorators:
+        `@torch.inference_mode()` runs the body in inference mode, so what it makes and returns
+        are inference tensors (CosyVoice's `inference` methods)."""
         for decorator in self.info.node.decorators:
             expr = decorator.decorator
-            if isinstance(expr, cst.Call):
-                expr = expr.func
+            call = expr if isinstance(expr, cst.Call) else None
+            if call is not None:
+                expr = call.func
             qual = self.imports.resolve(expr)
             if qual in kb.NO_GRAD_CONTEXTS:
-                return False, True
+                inference = False
+                if "inference_mode" in qual:
+                    mode = _arg_expr(call, ("mode",), "mode") if call is not None else None
+                    inference = mode is None or _literal(mode) is True
+                return False, True, inference
             if qual in kb.ENABLE_GRAD_CONTEXTS:
-                return True, True
-        return True, False
+                return True, True, False
+        return True, False, False
 
     def _bind_parameters(self, state: State) -> None:
         params = self.info.node.params
@@ -1467,6 +1488,12 @@ class FunctionInterpreter:
         summary.returns_item_aliases = _unanimous(self.item_alias_returns, items)
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
+        inference = isinstance(value, TensorVal) and value.inference
+        summary.returns_inference = inference and (summary.returns_inference or first_return)
+        requires = isinstance(value, TensorVal) and value.requires_grad is True
+        summary.returns_requires_grad = requires and (
+            summary.returns_requires_grad or first_return
+        )
         summary.returns_graphless = _graphless(value) and (
             summary.returns_graphless or first_return
         )
@@ -3532,24 +3559,20 @@ class FunctionInterpreter:
             # forward is analysed with them, as a local function is (only modules: tensors and
             # lists passed to a forward stay unknown, see docs/analysis.md)
             passed_modules = _modules_entry(arguments)
-            tested = self.flow.none_tested(entry)
+            tested = self.flow.tested_defaults(entry)
             if tested and not any(a.star for a in call.args):
-                # an input the call leaves at its default None (or passes None), which the
-                # forward tests: the forward as this call runs it (`if query_states is None:` in
-                # DeBERTa's attention)
-                nones = [
-                    name in tested
-                    and (
-                        arguments[i] is None
-                        or (isinstance(arguments[i], ConstVal) and arguments[i].value is None)
-                    )
+                # an input the call leaves at its default (None, a flag) or passes as a literal,
+                # which the forward tests: the forward as this call runs it (`if query_states is
+                # None:` in DeBERTa's attention, `if active:` in GFDN's SAGE_NET)
+                given = [
+                    _tested_argument(arguments[i], tested[name]) if name in tested else None
                     for i, name in enumerate(names)
                 ]
-                if any(nones):
+                if any(g is not None for g in given):
                     passed_modules = _trimmed(
                         [
-                            ConstVal(None)
-                            if nones[i]
+                            given[i]
+                            if given[i] is not None
                             else (passed_modules[i] if i < len(passed_modules) else None)
                             for i in range(len(names))
                         ]
@@ -3567,7 +3590,9 @@ class FunctionInterpreter:
             state,
             op_text,
             known=bool(summary and summary.returns_known),
-            requires_grad=True if module.has_parameters else None,
+            requires_grad=True
+            if module.has_parameters or (summary and summary.returns_requires_grad)
+            else None,
             saves_output=bool(summary and summary.returns_saved_output),
             output_condition=summary.saved_output_condition if summary else None,
             opaque=summary is None or summary.opaque_inside,
@@ -3777,13 +3802,20 @@ class FunctionInterpreter:
             state,
             op_text,
             known=known,
-            requires_grad=False if grad_free else None,
+            requires_grad=False
+            if grad_free
+            else True
+            if callee is not None and callee.summary.returns_requires_grad
+            else None,
             saves_output=bool(callee and callee.summary.returns_saved_output),
             output_condition=callee.summary.saved_output_condition if callee else None,
             opaque=callee is None or callee.summary.opaque_inside,
             uses_views=callee is None,
         )
         if callee is not None:
+            if callee.summary.returns_inference and isinstance(result, TensorVal):
+                # made by a function decorated `@torch.inference_mode()`
+                return replace(result, requires_grad=False, lineage=frozenset(), inference=True)
             if callee.summary.returns_grad_free and isinstance(result, TensorVal):
                 return replace(result, requires_grad=False, lineage=frozenset())
             if callee.summary.multi_view_returns > 0 and isinstance(result, TensorVal):
@@ -4274,12 +4306,13 @@ class FunctionInterpreter:
         if cls is not None and not cls.autograd_function_fw:
             # an instance of a plain class of this module (an RL agent, a trainer holding its
             # networks and optimizers): no parameters of its own, but its methods run with what
-            # `__init__` made, and the submodules it holds are what they are
+            # `__init__` made, and the submodules it holds are what they are; a trainable
+            # tensor it is given is one it holds (waveprop's `RealFFTConvolve2D(psf)`)
             init_key = f"{cls_name}.__init__"
             init_entry = ()
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
-                init_entry = _init_signature(arguments)
+                init_entry = _init_signature(arguments, trainable=True)
             return ModuleVal(
                 path=f"<{cls_name}>",
                 local_class=cls_name,
@@ -5619,15 +5652,19 @@ def _literal_signature(arguments: list) -> tuple:
     return _trimmed([v if _flag_or_string(v) else None for v in map(_as_string_tuple, arguments)])
 
 
-def _init_signature(arguments: list) -> tuple:
+def _init_signature(arguments: list, trainable: bool = False) -> tuple:
     """A local module's ``init_entry``: the literal flags and strings of its constructor call
     (``_literal_signature``), and the framework modules it is given (`Block(nn.ReLU())`, kept as
-    `self.activation`: dgl#4202's ARMA layer), keyed by class, facts and construction site."""
+    `self.activation`: dgl#4202's ARMA layer), keyed by class, facts and construction site.
+    ``trainable``: tensors that surely require grad too (True, as ``_entry_signature`` keeps
+    them)."""
     entry = []
     for value in map(_as_string_tuple, arguments):
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
+        elif trainable and isinstance(value, TensorVal) and value.requires_grad is True:
+            entry.append(True)
         else:
             entry.append(value if _flag_or_string(value) else None)
     return _trimmed(entry)
@@ -6003,9 +6040,11 @@ def _positional_flag(
     return _known_literal(positional[index].value, env) is True
 
 
-def _none_tests(body) -> set[str]:
-    """The names a body compares with `is None` / `is not None`."""
-    found: set[str] = set()
+def _default_tests(body) -> tuple[set[str], set[str]]:
+    """The names a body compares with `is None` / `is not None`, and the names it takes as a
+    condition (`if active:`, `x if training else y`, `if not flag and ...`)."""
+    nones: set[str] = set()
+    flags: set[str] = set()
     stack: list = [body]
     while stack:
         current = stack.pop()
@@ -6018,12 +6057,34 @@ def _none_tests(body) -> set[str]:
                 and type(target.comparator) is cst.Name
                 and target.comparator.value == "None"
             ):
-                found.add(current.left.value)
+                nones.add(current.left.value)
                 continue
+        elif kind is cst.If or kind is cst.IfExp or kind is cst.While:
+            tests = [current.test]
+            while tests:
+                test = tests.pop()
+                if type(test) is cst.Name:
+                    flags.add(test.value)
+                elif type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+                    tests.append(test.expression)
+                elif type(test) is cst.BooleanOperation:
+                    tests.extend((test.left, test.right))
         elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
             continue
         stack.extend(_subnodes(current))
-    return found
+    return nones, flags
+
+
+def _tested_argument(argument: object, default: object) -> ConstVal | None:
+    """What a forward's tested parameter (``ModuleDataflow.tested_defaults``) is at a call: its
+    default when left out, the literal passed, or None when not known."""
+    if argument is None:
+        return ConstVal(default)
+    if isinstance(argument, ConstVal) and (
+        argument.value is None or type(argument.value) is bool
+    ):
+        return argument
+    return None
 
 
 def _container_types(expr) -> bool:

@@ -414,7 +414,16 @@ def merge_values(vals: list[Value | None]) -> Value:
     unknowns = [v for v in present if type(v) is Unknown]
     if unknowns and not all(t.known for t in tensors):
         unknowns = []  # (a tensor only assumed, `px0 += (fw + up - 1) // 2`, stays unknown)
-    if tensors and len(tensors) + len(unknowns) == len(present):
+    # a number on the path that skipped a loop, a known tensor on the path through it: the
+    # accumulator `test_loss = 0` / `for X in loader: test_loss += model(X).sum()` (recall18's
+    # course test_step): after the loop it is the tensor (a loop over no data leaves the number)
+    numbers = [
+        v
+        for v in present
+        if type(v) is ConstVal and type(v.value) in (int, float) and tensors
+        if all(t.known for t in tensors)
+    ]
+    if tensors and len(tensors) + len(unknowns) + len(numbers) == len(present):
         # Keep the first tensor's identity (storage); widen the facts.
         base = tensors[0]
         return replace(
