@@ -1491,9 +1491,7 @@ class FunctionInterpreter:
         inference = isinstance(value, TensorVal) and value.inference
         summary.returns_inference = inference and (summary.returns_inference or first_return)
         requires = isinstance(value, TensorVal) and value.requires_grad is True
-        summary.returns_requires_grad = requires and (
-            summary.returns_requires_grad or first_return
-        )
+        summary.returns_requires_grad = requires and (summary.returns_requires_grad or first_return)
         summary.returns_graphless = _graphless(value) and (
             summary.returns_graphless or first_return
         )
@@ -1967,13 +1965,27 @@ class FunctionInterpreter:
         )
         if not lineage and not requires:
             return
-        for key, held in list(state.env.items()):
+
+        def absorbed(held: Value) -> Value:
             if isinstance(held, TensorVal) and held.storage == storage:
-                state.env[key] = replace(
+                return replace(
                     held,
                     lineage=held.lineage | lineage,
                     requires_grad=True if requires else held.requires_grad,
                 )
+            if isinstance(held, SeqVal) and any(
+                isinstance(i, (TensorVal, SeqVal)) for i in held.items
+            ):
+                # `encoder_out[0][:, j] = ...` on an item of a tuple (fairseq#251)
+                items = tuple(absorbed(i) for i in held.items)
+                if any(a is not b for a, b in zip(items, held.items)):
+                    return replace(held, items=items, lineage=held.lineage | lineage)
+            return held
+
+        for key, held in list(state.env.items()):
+            new = absorbed(held)
+            if new is not held:
+                state.env[key] = new
 
     def _numpy_write(self, array: ArrayVal, state: State, node: cst.CSTNode, target) -> None:
         tensor = TensorVal(
@@ -2379,6 +2391,17 @@ class FunctionInterpreter:
                 return FrameworkRef(f"<local-function>.{key}")
         return UNKNOWN
 
+    def _eval_receiver(self, expr, attr: str, state: State) -> Value:
+        """The value whose attribute `attr` is read. `x.size(0)` after `out = F.relu(x,
+        inplace=True)` reads the shape, which the write did not change (gpytorch's DenseNet
+        `out.view(features.size(0), -1)`): no reuse of the overwritten name (IPL102)."""
+        if attr in _METADATA_ATTRIBUTES and type(expr) is cst.Name and expr.value in self.clobbered:
+            kept = self.clobbered.pop(expr.value)
+            value = self.eval(expr, state)
+            self.clobbered[expr.value] = kept
+            return value
+        return self.eval(expr, state)
+
     def eval_attribute(self, expr: cst.Attribute, state: State) -> Value:
         path = dotted_name(expr)
         if path is not None and path in state.env:
@@ -2401,8 +2424,8 @@ class FunctionInterpreter:
         qual = self.imports.resolve(expr)
         if qual is not None:
             return FrameworkRef(qual)
-        base = self.eval(expr.value, state)
         attr = expr.attr.value
+        base = self._eval_receiver(expr.value, attr, state)
         if (
             attr == "apply"
             and isinstance(base, FrameworkRef)
@@ -2612,6 +2635,18 @@ class FunctionInterpreter:
                 # `super().__init__(...)`: the base's code, run with this instance as `self`
                 # (its `self._init_layers()` runs the override: mmdet's heads)
                 return self.call_local_function(key, call, state)
+            if (
+                func.attr.value == "__init__"
+                and self.cls is not None
+                and any(b.startswith("torch.optim.") for b in self.cls.base_names)
+                and self._super_bases(func) is not None
+            ):
+                # a `torch.optim.Optimizer` subclass given the parameters (SAM): the base makes
+                # `self.param_groups` of them, which its own methods then update
+                positional, _ = self._args(call, state)
+                if positional and isinstance(positional[0], ParamsVal):
+                    state.env["self.param_groups"] = SeqVal((positional[0],))
+                return UNKNOWN
             layer = self._super_layer_forward(func, state)
             if layer is not None:
                 positional, keywords = self._args(call, state)
@@ -2715,7 +2750,7 @@ class FunctionInterpreter:
                 return self._call_reference(stored, call, state)
             method = func.attr.value
             receiver_expr = func.value
-            receiver = self.eval(receiver_expr, state)
+            receiver = self._eval_receiver(receiver_expr, method, state)
             return self.call_method(receiver, receiver_expr, method, call, state)
         callee = self.eval(func, state)
         if isinstance(callee, ModuleVal):
@@ -3079,7 +3114,9 @@ class FunctionInterpreter:
                 )
             else:
                 self._args(call, state)
-            if method == "step":
+            if method == "step" or written_at is not None:
+                # (a method of its own that writes the parameters in place is a step too:
+                # SAM's `first_step` adds the ascent direction, davda54/sam)
                 self.optimizer_step(receiver, call, state, written_at=written_at)
                 if type(receiver_expr) is cst.Name and receiver_expr.value in self.param_index:
                     index = self.param_index[receiver_expr.value]
@@ -3423,6 +3460,7 @@ class FunctionInterpreter:
         if module.children:
             value: Value = positional[0] if positional else UNKNOWN
             children = _sequence_children(module)
+            through = True  # every child so far handed the container's input on unchanged
             for i, child in enumerate(children):
                 if i and child.node is not None and _saves_then_writes(children[i - 1], child):
                     may = state.grad_enabled and not (
@@ -3431,8 +3469,19 @@ class FunctionInterpreter:
                     self.flow.adjacency_calls.setdefault(id(child.node), []).append(
                         (self.info.key, _last_op_id(value) if may else None)
                     )
+                # a child's write reaches the caller's tensor when it is the first, or when the
+                # children before it handed the input through (`nn.Sequential(nn.Identity(),
+                # nn.LeakyReLU(0.2, inplace=True))`: SPARNet's NormLayer `lambda x: x`)
+                through = through and (i == 0 or self._passes_through(children[i - 1]))
                 value = self._apply_module(
-                    child, [value], {}, call, state, op_text, report_writes=i == 0, owner=module
+                    replace(child, frozen=True) if module.frozen else child,
+                    [value],
+                    {},
+                    call,
+                    state,
+                    op_text,
+                    report_writes=through,
+                    owner=module,
                 )
             return value
         return self._apply_module(
@@ -3446,6 +3495,22 @@ class FunctionInterpreter:
             owner=module,
             method=method,
         )
+
+    def _passes_through(self, module: ModuleVal) -> bool:
+        """A module whose call returns its input itself, unchanged: `nn.Identity`, a local
+        module whose forward is `return x`."""
+        if module.facts is not None:
+            call = getattr(module.facts, "call", None)
+            return call is not None and call.view_of is not None and not call.inplace_param
+        if module.local_class:
+            result = self.flow.result(f"{module.local_class}.forward")
+            summary = result.summary if result is not None else None
+            return (
+                summary is not None
+                and summary.returns_alias == (0, "same")
+                and not summary.param_writes
+            )
+        return False
 
     def _apply_module(
         self,
@@ -3485,8 +3550,11 @@ class FunctionInterpreter:
                     _code(self, module.node) if facts.call.inplace_param else _short_class(module)
                 )
                 op_text = f"{op_text.rstrip('`')}` (`{label}`)"
+            frozen = module.frozen and getattr(facts, "frozen_saves", None) is not None
             result = self.apply_op(
-                facts.call,
+                # a frozen layer (`requires_grad_(False)`) saves only what its inputs' gradients
+                # need: a frozen Linear keeps no input (VPT / linear probes on a backbone)
+                replace(facts.call, saves=facts.frozen_saves) if frozen else facts.call,
                 positional,
                 keywords,
                 call,
@@ -3496,7 +3564,7 @@ class FunctionInterpreter:
                 report_writes=report_writes,
                 constructor=module.node,
                 target_expr=_first_arg(call),
-                params_require_grad=bool(facts.has_parameters),
+                params_require_grad=bool(facts.has_parameters) and not frozen,
             )
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
@@ -3558,7 +3626,13 @@ class FunctionInterpreter:
             # modules handed to `forward` (P2T passes its `d_convs` down to each block): the
             # forward is analysed with them, as a local function is (only modules: tensors and
             # lists passed to a forward stay unknown, see docs/analysis.md)
-            passed_modules = _modules_entry(arguments)
+            cls = self.index.classes.get(module.local_class)
+            if cls is not None and not cls.is_module and not any(a.star for a in call.args):
+                # a plain class's `__call__` (HF's logits processors) is a function: it is
+                # analysed with what the call knows of its tensors, as a local function is
+                passed_modules = _entry_signature(arguments)
+            else:
+                passed_modules = _modules_entry(arguments)
             tested = self.flow.tested_defaults(entry)
             if tested and not any(a.star for a in call.args):
                 # an input the call leaves at its default (None, a flag) or passes as a literal,
@@ -3584,6 +3658,19 @@ class FunctionInterpreter:
             summary = forward.summary if forward is not None else None
             if summary is not None:
                 self._apply_param_writes(summary, arguments, call, state, op_text, module)
+                alias = summary.returns_alias
+                if (
+                    alias is not None
+                    and alias[1] == "same"
+                    # (followed whole, saving no parameter: nothing of the module's own enters
+                    # the result's graph)
+                    and summary.saved_parameters() == frozenset()
+                    and alias[0] < len(arguments)
+                    and isinstance(arguments[alias[0]], TensorVal)
+                ):
+                    # a forward that returns its input (`class Ident:
+                    # forward(self, x): return x`, an activation wrapper writing it in place)
+                    return arguments[alias[0]]
         result = self._opaque_result(
             args,
             call,
@@ -3805,7 +3892,12 @@ class FunctionInterpreter:
             requires_grad=False
             if grad_free
             else True
-            if callee is not None and callee.summary.returns_requires_grad
+            if callee is not None
+            and callee.summary.returns_requires_grad
+            # (not a module's own method, which reads its parameters: mmpretrain's
+            # `self.extract_text_feat(...)` in a `predict` that mmengine runs under no_grad)
+            and module is None
+            and not _called_on_self(call)
             else None,
             saves_output=bool(callee and callee.summary.returns_saved_output),
             output_condition=callee.summary.saved_output_condition if callee else None,
@@ -4192,10 +4284,13 @@ class FunctionInterpreter:
         recorded = state.grad_enabled and any(t.requires_grad is not False for t in tensors)
         op_id = new_id()
         op_text = f"{cls_name}.apply"
-        dirty_first = forward is not None and forward.summary.marks_dirty
-        if dirty_first and forward.summary.param_writes:
-            # the inplace_abn pattern: the forward writes its input, `ctx.mark_dirty(x)`, then
-            # `ctx.save_for_backward(x)`: what it saved is the written version
+        if forward is not None and forward.summary.param_writes:
+            # the forward writes an input in place (with or without `ctx.mark_dirty`): the
+            # caller's tensor changes, and an earlier op's save of it breaks (Liger-Kernel#272).
+            # Its own `save_for_backward` does not: autograd packs what forward saved, with its
+            # version, once forward has returned, so whatever the order inside forward (write
+            # then save, as inplace_abn and MONAI's PHLFilter do, or save then write) the saved
+            # version is the written one
             self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
         if forward is not None and recorded:
             for index in forward.summary.ctx_saved:
@@ -4206,10 +4301,6 @@ class FunctionInterpreter:
                     state.add_save(
                         positional[index].storage, Save(op_text, call, op_id, "ctx attribute")
                     )
-        if forward is not None and forward.summary.param_writes and not dirty_first:
-            # the forward writes an input in place (with or without `ctx.mark_dirty`): the
-            # caller's tensor changes, and an earlier op's save of it breaks (Liger-Kernel#272)
-            self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
         alias = forward.summary.returns_alias if forward is not None else None
         if (
             recorded
@@ -5167,7 +5258,9 @@ class FunctionInterpreter:
         if isinstance(iterable, SeqVal) and iterable.items:
             first = iterable.items[0]
             if isinstance(first, ParamsVal):
-                return Unknown()
+                # `for group in self.param_groups:` of one group (an Optimizer subclass given
+                # `model.parameters()`, SAM): the group's `params` are those
+                return first if len(iterable.items) == 1 else Unknown()
             if all(isinstance(i, TensorVal) for i in iterable.items):
                 return first
             if isinstance(first, ModuleVal) and all(
@@ -5460,7 +5553,9 @@ class FunctionInterpreter:
 
     # ---------------------------------------------------------------- wrap-up
     def _finish_function_checks(self, state: State) -> None:
-        if not self.is_function_forward:
+        if not self.is_function_forward or _backward_raises(self.info.cls):
+            # (a backward that only raises, MONAI's PHLFilter: no gradient at all, so no
+            # wrong one)
             return
         optional = self._optional_parameters()
         names = [
@@ -6080,9 +6175,7 @@ def _tested_argument(argument: object, default: object) -> ConstVal | None:
     default when left out, the literal passed, or None when not known."""
     if argument is None:
         return ConstVal(default)
-    if isinstance(argument, ConstVal) and (
-        argument.value is None or type(argument.value) is bool
-    ):
+    if isinstance(argument, ConstVal) and (argument.value is None or type(argument.value) is bool):
         return argument
     return None
 
@@ -6918,6 +7011,27 @@ def _entry_of_subclass(info: FunctionInfo) -> bool:
         and cls.is_module
         and bool(cls.methods)
         and info.node.name.value in ("forward", "_forward_impl", "__call__")
+    )
+
+
+# What a tensor tells of itself without its values: an in-place write does not change them.
+_METADATA_ATTRIBUTES = frozenset(
+    {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
+)
+
+
+def _backward_raises(cls: ClassInfo | None) -> bool:
+    """The class's own `backward` starts by raising (`raise NotImplementedError(...)`, after a
+    docstring at most): a backward through it never computes a gradient."""
+    backward = cls.methods.get("backward") if cls is not None else None
+    if backward is None:
+        return False
+    body = _body(backward)
+    first = 1 if body and _is_docstring(body[0]) else 0
+    return (
+        len(body) > first
+        and type(body[first]) is cst.SimpleStatementLine
+        and type(body[first].body[0]) is cst.Raise
     )
 
 

@@ -436,6 +436,14 @@ def merge_values(vals: list[Value | None]) -> Value:
             via_data=all(t.via_data for t in tensors),
         )
     if present and all(isinstance(v, SeqVal) for v in present) and len(present) == len(vals):
+        size = len(present[0].items)
+        if size and all(len(v.items) == size for v in present[1:]):
+            # one tuple on every path, its items updated on some (`encoder_out[0][:, j] = ...`
+            # in a loop): each item as the paths leave it
+            return SeqVal(
+                tuple(merge_values([v.items[i] for v in present]) for i in range(size)),
+                frozenset().union(*(v.lineage for v in present)),
+            )
         return max(present, key=lambda v: len(v.items))  # a list built in a loop: its fullest state
     frozen = [v for v in present if isinstance(v, ModuleVal) and v.frozen]
     if frozen:

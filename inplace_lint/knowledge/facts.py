@@ -67,6 +67,9 @@ class ModuleFacts:
     # (Linear's weight: the input's gradient needs it); attributes not listed are saved always
     attribute_triggers: tuple[tuple[str, tuple[str, ...]], ...] = ()
     container: bool = False  # nn.Sequential / ModuleList: analysed by adjacency, not as one op
+    # the inputs' saves when the module's parameters do not require grad (`requires_grad_(False)`:
+    # a frozen Linear saves no input, only what the input's gradient needs); None: as ``call``'s
+    frozen_saves: dict[str, tuple[str, ...]] | None = None
 
 
 def named_keywords(keywords: dict, init: list[str]) -> dict[str, object]:

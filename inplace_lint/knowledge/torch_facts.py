@@ -420,7 +420,26 @@ def _module(
         inplace_buffers=tuple(a for a, _ in saved if a in buffers),
         saved_attributes=tuple(a for a, _ in saved if a in parameters),
         attribute_triggers=tuple((a, cond) for a, cond in saved if a in parameters and cond),
+        frozen_saves=_frozen_saves(functional, inputs, parameters) if parameters else None,
     )
+
+
+def _frozen_saves(
+    functional: OpFacts, inputs: tuple[str, ...], parameters: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """The inputs' saves of ``module(*inputs)`` when none of its parameters requires grad: a
+    save triggered only by a parameter (F.linear saves its input for the weight's gradient)
+    is gone; one triggered by inputs too is kept with those."""
+    saves: dict[str, tuple[str, ...]] = {}
+    for name, cond in functional.saves.items():
+        if name not in inputs:
+            continue
+        if cond:
+            cond = tuple(c for c in cond if c in inputs)
+            if not cond:
+                continue  # only the parameters' gradients need it
+        saves[name] = cond
+    return saves
 
 
 def _renamed(facts: OpFacts, names: Mapping[str, str]) -> OpFacts:

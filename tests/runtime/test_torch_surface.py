@@ -16,7 +16,7 @@ import json
 import operator
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -1458,6 +1458,13 @@ MODULE_CASES = [
     _mod("Upsample", X4, scale_factor=2, mode="bilinear"),
     _mod("Flatten", X4),
     _mod("Unflatten", T(2, 6), 1, (2, 3)),
+    *[
+        _mod(f"{kind}Pad{n}d", x, 1)
+        for kind in ("Reflection", "Replication")
+        for n, x in ((1, X3), (2, X4), (3, X5))
+    ],
+    *[_mod(f"ConstantPad{n}d", x, 1, 0.5) for n, x in ((1, X3), (2, X4), (3, X5))],
+    _mod("ZeroPad2d", X4, 1),
     _mod("Identity", X4),
     _mod("PReLU", X4),
     _mod("PReLU", X4, 3),
@@ -1594,6 +1601,42 @@ def test_module(case: ModuleCase) -> None:
         assert out is x or out._base is _base(x)
     written = tuple(k for k in attributes if env[k]._version > versions[k])
     assert written == VERSION_BUMPING_WRITES.get(case.id, ())
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        c
+        for c in MODULE_CASES
+        if getattr(torch_module(c.qualname, c.keywords), "frozen_saves", None) is not None
+    ],
+    ids=lambda c: c.id,
+)
+def test_frozen_module(case: ModuleCase) -> None:
+    """With `requires_grad_(False)` on the module, an input is saved exactly as
+    ``ModuleFacts.frozen_saves`` says (a frozen Linear keeps no input)."""
+    facts = torch_module(case.qualname, case.keywords)
+    call = replace(facts.call, saves=facts.frozen_saves)
+    grad_inputs = [k for k, f in case.inputs.items() if f.__qualname__.startswith("T.")]
+    if not grad_inputs:
+        return
+    requiring = set(grad_inputs)
+
+    def make() -> Env:
+        m = case.module().requires_grad_(False)
+        env: Env = {"__module__": m}
+        env.update({k: f(k in requiring) for k, f in case.inputs.items()})
+        return env
+
+    problems = []
+    for name in grad_inputs:
+        parts = make()[name]
+        targets = [(name, i) for i in range(len(parts))] if isinstance(parts, tuple) else [name]
+        expected = expected_saved(call, name, requiring)
+        for target in targets:
+            if breaks_backward(make, _forward(case), target, call.result is not None) != expected:
+                problems.append(f"input {target} saved != {expected} when frozen")
     assert problems == []
 
 
