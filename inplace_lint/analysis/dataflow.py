@@ -1965,25 +1965,8 @@ class FunctionInterpreter:
         )
         if not lineage and not requires:
             return
-
-        def absorbed(held: Value) -> Value:
-            if isinstance(held, TensorVal) and held.storage == storage:
-                return replace(
-                    held,
-                    lineage=held.lineage | lineage,
-                    requires_grad=True if requires else held.requires_grad,
-                )
-            if isinstance(held, SeqVal) and any(
-                isinstance(i, (TensorVal, SeqVal)) for i in held.items
-            ):
-                # `encoder_out[0][:, j] = ...` on an item of a tuple (fairseq#251)
-                items = tuple(absorbed(i) for i in held.items)
-                if any(a is not b for a, b in zip(items, held.items)):
-                    return replace(held, items=items, lineage=held.lineage | lineage)
-            return held
-
         for key, held in list(state.env.items()):
-            new = absorbed(held)
+            new = _absorbed(held, storage, lineage, requires)
             if new is not held:
                 state.env[key] = new
 
@@ -7018,6 +7001,24 @@ def _entry_of_subclass(info: FunctionInfo) -> bool:
 _METADATA_ATTRIBUTES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
 )
+
+
+def _absorbed(held: Value, storage: object, lineage: frozenset[int], requires: bool) -> Value:
+    """``held`` after `x[i] = v` wrote the memory ``storage`` with a value of ``lineage``
+    (``FunctionInterpreter._absorb``): a tensor of that memory, or a tuple holding one
+    (`encoder_out[0][:, j] = ...`, fairseq#251), carries its graph (a module-level function: no
+    closure cycles, docs/performance.md)."""
+    if isinstance(held, TensorVal) and held.storage == storage:
+        return replace(
+            held,
+            lineage=held.lineage | lineage,
+            requires_grad=True if requires else held.requires_grad,
+        )
+    if isinstance(held, SeqVal) and any(isinstance(i, (TensorVal, SeqVal)) for i in held.items):
+        items = tuple(_absorbed(i, storage, lineage, requires) for i in held.items)
+        if any(a is not b for a, b in zip(items, held.items)):
+            return replace(held, items=items, lineage=held.lineage | lineage)
+    return held
 
 
 def _backward_raises(cls: ClassInfo | None) -> bool:
