@@ -172,6 +172,10 @@ class FunctionSummary:
     # parameter storages of modules passed in whose parameters it froze (`requires_grad_(False)`
     # on each): the caller's modules are frozen after the call
     frozen_module_arguments: set[str] = field(default_factory=set)
+    # the same, for modules whose parameters it writes in place without grad or through
+    # `set_value` / `.data` (an EMA swap, a weight shrink between forward and backward): each
+    # caller replays that as an update of what it passed (IPL006 / IPL104)
+    updated_module_arguments: dict[str, Write] = field(default_factory=dict)
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
@@ -318,6 +322,16 @@ class ModuleDataflow:
             for r in (*self.results.values(), *self.specializations.values())
             for callee, _, _ in r.call_sites
         }
+        for r in (*self.results.values(), *self.specializations.values()):
+            cls = r.info.cls
+            for write in r.writes if cls is not None else ():
+                # `self.reset_parameters()` in `__init__`, taken as the module's reset: the
+                # class's own method runs there (a custom reset filling its bias in place)
+                node = write.node
+                if write.how == "module-reset" and type(node) is cst.Call:
+                    name = _self_attribute(node.func)
+                    if name is not None:
+                        called.add(f"{cls.name}.{name}")
         for result in (*self.results.values(), *self.specializations.values()):
             info = result.info
             if ".<locals>." in info.key:
@@ -2512,7 +2526,12 @@ class FunctionInterpreter:
                 # base class's attribute: not known to be a parameter
                 return UNKNOWN
             producer = f"the parameter `{path or attr}`"
-            return _module_tensor(module, module.params_storage_key, producer)
+            tensor = _module_tensor(module, module.params_storage_key, producer)
+            if facts is not None and module.node is not None:
+                # which of the layer's parameters: its call's save names those it keeps (a
+                # Linear's weight, never its bias)
+                tensor = replace(tensor, attr=attr, attr_by=module.node)
+            return tensor
         if attr in ("running_mean", "running_var", "_mean", "_variance"):
             return TensorVal(
                 fw=module.fw,
@@ -2868,7 +2887,15 @@ class FunctionInterpreter:
             ]
             lineage = frozenset().union(*(lineage_of(v) for v in roots))
             retain = _retain_requested(call)
+            stepped = self.ran_backward
             self.backward(lineage if lineage else None, state, retain)
+            if qual == "torch.autograd.grad" and state.grad_enabled:
+                result = self._grad_result(call, positional, keywords, lineage)
+                if isinstance(result, SeqVal):
+                    # derivatives for a loss (a PINN residual, a gradient penalty): the function
+                    # builds a graph for its caller, it is no training step
+                    self.ran_backward = stepped
+                return result
             return UNKNOWN
         if qual in kb.FROM_NUMPY:
             storage = new_id()
@@ -3223,6 +3250,9 @@ class FunctionInterpreter:
             )
         if method == "numpy":
             self._args(call, state)
+            if fw == "paddle":
+                # Paddle's `Tensor.numpy()` returns a copy (measured on 3.3.1, paddle18 p01)
+                return ArrayVal(new_id())
             return ArrayVal(tensor.storage)
         if fw == "torch" and method in _NEW_TENSOR_METHODS:
             return self._new_tensor(fw, call, state)
@@ -3566,6 +3596,8 @@ class FunctionInterpreter:
                                 op_id,
                                 f"parameters `{what}`" if "*" in what else f"parameter `{what}`",
                                 certain,
+                                # (a Linear saves its weight, never its bias)
+                                only=None if "*" in what else frozenset({what}),
                                 by=owner.node,
                             ),
                         )
@@ -3826,6 +3858,19 @@ class FunctionInterpreter:
             state.env.update(callee.self_attributes)  # what `self.build_model()` built
         if callee is not None:
             self._apply_param_writes(callee.summary, arguments, call, state, op_text, module)
+            for storage, inner in callee.summary.updated_module_arguments.items():
+                if state.grad_enabled or inner.how == "set_value":
+                    # `swap_in_ema(model, ema)` between a forward and its backward
+                    self._parameter_update(
+                        state,
+                        inner.fw,
+                        storage,
+                        self._label_of(storage, state),
+                        inner.node,
+                        op_text,
+                        call,
+                        via_data=inner.tensor.via_data,
+                    )
             for frozen in callee.summary.frozen_module_arguments:
                 for path, held in list(state.env.items()):
                     if isinstance(held, ModuleVal) and held.params_storage_key == frozen:
@@ -5193,11 +5238,48 @@ class FunctionInterpreter:
                 callee if written_at is None else call,
             )
 
+    def _grad_result(self, call: cst.Call, positional, keywords, lineage) -> Value:
+        """`torch.autograd.grad(outputs, inputs, create_graph=True)`: one derivative per input,
+        each a tensor with a graph of its own (a PINN's `u_x`, a gradient penalty's norm), so an
+        op using it saves it; without `create_graph` the derivatives have no graph."""
+        create = _arg_expr(
+            call, ("outputs", "inputs", "grad_outputs", "retain_graph"), "create_graph"
+        )
+        if create is None or _literal(create) is not True:
+            return UNKNOWN
+        inputs = positional[1] if len(positional) > 1 else keywords.get("inputs")
+        count = len(inputs.items) if isinstance(inputs, SeqVal) and inputs.items else 1
+        op_id = new_id()
+        text = f"`{_short(self, call.func)}`"
+        items = tuple(
+            TensorVal(
+                fw="torch",
+                storage=new_id(),
+                requires_grad=True,
+                producer=text,
+                producer_node=call,
+                known=True,
+                lineage=lineage | {op_id},
+            )
+            for _ in range(count)
+        )
+        return SeqVal(items, lineage | {op_id})
+
     def _parameter_update(
-        self, state: State, fw: str, storage: str, label: str, node, text: str, callee, writer=None
+        self,
+        state: State,
+        fw: str,
+        storage: str,
+        label: str,
+        node,
+        text: str,
+        callee,
+        writer=None,
+        via_data: bool = False,
     ) -> None:
         """An optimizer's in-place update of the parameters in ``storage`` (no grad: a version
-        bump that breaks their saves; Paddle's update does not bump it)."""
+        bump that breaks their saves; Paddle's update does not bump it). ``via_data``: made
+        through `.data` (a helper's `param.data.copy_(...)`), which bumps no version either."""
         tensor = TensorVal(
             fw=fw,
             storage=storage,
@@ -5206,15 +5288,16 @@ class FunctionInterpreter:
             parameter=True,
             param_of=label,
             producer="the parameters",
+            via_data=via_data,
         )
         self.record_write(
             state,
             tensor,
-            "optimizer",
+            "data-assign" if via_data else "optimizer",
             node,
             None,
             op_text=text,
-            bumps=fw != "paddle",
+            bumps=fw != "paddle" and not via_data,
             grad_override=False,
             callee=callee,
             writer=writer,
@@ -5421,6 +5504,12 @@ class FunctionInterpreter:
         )
         self.result.writes.append(write)
         self.pending.append(write)
+        if (
+            tensor.storage in self.module_arguments
+            and how != "optimizer"  # (a step is replayed with its backward: train_steps)
+            and (not write.grad_enabled or how == "set_value" or tensor.via_data)
+        ):
+            self.result.summary.updated_module_arguments.setdefault(tensor.storage, write)
         if bumps and tensor.fw == "torch":
             self._note_stale_views(write, state)
         if write.saves and bumps:

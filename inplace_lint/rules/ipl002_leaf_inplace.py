@@ -11,9 +11,13 @@ from inplace_lint.rules._messages import LEAF_ERROR, VIEW_OF_LEAF_ERROR
 from inplace_lint.rules.base import Example, Rule
 
 
-def leaf_write_kind(write: Write) -> str | None:
-    """ "leaf" / "view" when the write raises torch's leaf check, else None."""
+def leaf_write_kind(write: Write, speculative: bool = False) -> str | None:
+    """ "leaf" / "view" when the write raises torch's leaf check, else None. A write in a method
+    nothing in the module calls (`load_from(weights)`, whose caller in another file runs it under
+    `no_grad`: TransUNet) promises nothing: None, unless ``speculative`` (IPL203's hedge)."""
     if write.fw != "torch" or not write.bumps_version or not write.effective_grad:
+        return None
+    if write.speculative and not speculative:
         return None
     if write.how in ("optimizer", "helper", "out"):
         return None  # optimizers run under no_grad; `out=` raises its own error first (IPL005)
