@@ -120,6 +120,9 @@ class FunctionSummary:
     returns_requires_grad: bool = False
     # every return path returns a tensor made in inference mode (`@torch.inference_mode()`)
     returns_inference: bool = False
+    # every return path returns a fresh leaf that requires grad (fastbook's `init_params(size)`
+    # returning `(torch.randn(size) * std).requires_grad_()`)
+    returns_leaf: bool = False
     # every return path returns Python values without a graph (`return bool(t.item()),
     # q.argmax().item()`): the caller's result carries none of its arguments' graph
     returns_graphless: bool = False
@@ -895,6 +898,9 @@ class FunctionInterpreter:
         if type(default) is not cst.Attribute:
             return None
         qual = self.imports.resolve(default)
+        if qual is not None and kb.is_optimizer_class(qual):
+            # `optimizer_class=optim.Adam` (rlkit-style trainers: oac-explore's SAC)
+            return qual
         if qual is None or not qual.startswith(("torch.nn.", "paddle.nn.")):
             return None
         if not qual.rsplit(".", 1)[-1][:1].isupper():
@@ -1502,6 +1508,16 @@ class FunctionInterpreter:
         summary.returns_item_aliases = _unanimous(self.item_alias_returns, items)
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
+        leaf = (
+            isinstance(value, TensorVal)
+            and value.leaf
+            and value.requires_grad is True
+            and value.view is None
+            and not value.parameter
+            and value.storage not in self.param_storages
+            and not (isinstance(value.storage, str))
+        )
+        summary.returns_leaf = leaf and (summary.returns_leaf or first_return)
         inference = isinstance(value, TensorVal) and value.inference
         summary.returns_inference = inference and (summary.returns_inference or first_return)
         requires = isinstance(value, TensorVal) and value.requires_grad is True
@@ -3938,6 +3954,9 @@ class FunctionInterpreter:
                 return replace(result, requires_grad=False, lineage=frozenset(), inference=True)
             if callee.summary.returns_grad_free and isinstance(result, TensorVal):
                 return replace(result, requires_grad=False, lineage=frozenset())
+            if callee.summary.returns_leaf and isinstance(result, TensorVal):
+                # a new leaf that requires grad, made by the helper (a fresh one per call)
+                return replace(result, requires_grad=True, leaf=True, view=None, known=True)
             if callee.summary.multi_view_returns > 0 and isinstance(result, TensorVal):
                 # the views of one chunk / split made inside: writing one in place raises
                 custom = callee.summary.returns_custom_view
@@ -4205,6 +4224,12 @@ class FunctionInterpreter:
                 self._replay(inner, tensor, call, state)
                 if own:
                     positional[index] = self._in_graph_of(tensor, ops[index], state)
+            elif index < len(positional) and isinstance(positional[index], SeqVal):
+                # `outputs[0].masked_fill_(mask, 0)` in a helper given `[mel, post]` (tacotron2's
+                # `parse_output`): the write is to that item of the caller's list
+                item = _constant_item(positional[index], inner.target)
+                if isinstance(item, TensorVal):
+                    self._replay(inner, item, call, state)
         for (index, position), inner in summary.param_item_writes.items():
             passed = positional[index] if index < len(positional) else None
             if isinstance(passed, SeqVal) and position < len(passed.items):
@@ -7090,6 +7115,19 @@ def _entry_of_subclass(info: FunctionInfo) -> bool:
 _METADATA_ATTRIBUTES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
 )
+
+
+def _constant_item(passed: SeqVal, target) -> Value | None:
+    """The item of ``passed`` that a callee's write target `param[k]` (k a literal int, the
+    base the parameter's name, `.data` allowed after it) names; None for any other target."""
+    if type(target) is cst.Attribute and target.attr.value == "data":
+        target = target.value
+    if type(target) is not cst.Subscript or type(target.value) is not cst.Name:
+        return None
+    index = _int_index(target)
+    if index is None or not -len(passed.items) <= index < len(passed.items):
+        return None
+    return passed.items[index]
 
 
 def _absorbed(held: Value, storage: object, lineage: frozenset[int], requires: bool) -> Value:
