@@ -2527,7 +2527,14 @@ class FunctionInterpreter:
                     frozen=declared.frozen or module.frozen,
                     params_unknown=declared.params_unknown or module.params_unknown,
                 )
-            return UNKNOWN
+            if not (
+                declared is None
+                and attr in ("weight", "bias")
+                and self._inherits_layer_with_parameters(module.local_class)
+            ):
+                return UNKNOWN
+            # (`class StdConv2d(nn.Conv2d)` overriding only `forward`: the layer's weight,
+            # TransUNet)
         facts = module.facts
         if _RECURRENT_PARAMETER.fullmatch(attr) and facts is not None and facts.has_parameters:
             # nn.LSTM's `weight_ih_l0`, `bias_hh_l1_reverse`: parameters, like `weight`
