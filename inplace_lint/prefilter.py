@@ -374,7 +374,9 @@ class _Module:
         extensions: list[ast.Expr] = []
         local_assigns: list[ast.stmt] = []  # `x = ...`: scanned only if an extension reads one
         for node in _statements(init):
-            if isinstance(node, ast.Expr) and _extends_attribute(node.value):
+            if isinstance(node, ast.Expr) and (
+                _extends_attribute(node.value) or _adds_own_module(node.value)
+            ):
                 extensions.append(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = frozenset(_target_names(node))
@@ -402,7 +404,10 @@ class _Module:
                     more_seed, more = local_values[name]
                     seed, names = seed or more_seed, names | more
                     todo.extend(n for n in more if n in local_values)
-            owner.assigns.append((frozenset({node.value.func.value.attr}), seed, frozenset(names)))
+            func = node.value.func
+            # (`self.add_module(name, m)`: read back through `self._modules[name]`)
+            target = func.value.attr if isinstance(func.value, ast.Attribute) else "_modules"
+            owner.assigns.append((frozenset({target}), seed, frozenset(names)))
 
     def named(self, table: dict[str, list[_Unit]], names: set[str]) -> list[_Unit]:
         found: list[_Unit] = []
@@ -521,6 +526,17 @@ def _extends_attribute(value: ast.AST) -> bool:
         and isinstance(value.func.value, ast.Attribute)
         and isinstance(value.func.value.value, ast.Name)
         and value.func.value.value.id == "self"
+    )
+
+
+def _adds_own_module(value: ast.AST) -> bool:
+    """`self.add_module(name, m)`: a submodule registered under a name (EGNN's "gcl_%d")."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "add_module"
+        and isinstance(value.func.value, ast.Name)
+        and value.func.value.id == "self"
     )
 
 

@@ -2104,6 +2104,19 @@ class FunctionInterpreter:
             return self.eval_attribute(expr, state)
         if kind is cst.Call:
             return self.eval_call(expr, state)
+        if kind is cst.Lambda:
+            # `self.norm = lambda x: x` (SPARNet's NormLayer without a norm): hands its
+            # argument back, the same tensor
+            params = expr.params
+            if (
+                len(params.params) == 1
+                and not params.posonly_params
+                and not params.kwonly_params
+                and type(expr.body) is cst.Name
+                and expr.body.value == params.params[0].name.value
+            ):
+                return FrameworkRef(_IDENTITY)
+            return UNKNOWN
         if kind is cst.BinaryOperation:
             left = self.eval(expr.left, state)
             right = self.eval(expr.right, state)
@@ -2581,6 +2594,17 @@ class FunctionInterpreter:
         return False
 
     def eval_subscript(self, expr: cst.Subscript, state: State) -> Value:
+        if type(expr.value) is cst.Attribute and dotted_name(expr.value) == "self._modules":
+            # `self._modules["gcl_%d" % i](h)` after `self.add_module("gcl_%d" % i, E_GCL(...))`
+            # (EGNN): the module registered under that name (any of one kind, for a name built
+            # at run time)
+            key = _string_index(expr)
+            held = state.env.get(f"self.{key}" if key else _ADDED_MODULES)
+            if isinstance(held, ModuleVal):
+                for element in expr.slice:
+                    if isinstance(element.slice, cst.Index):
+                        self.eval(element.slice.value, state)
+                return held
         base = self.eval(expr.value, state)
         advanced = False
         string_key = False  # `data[FEAT]` with `FEAT = "feat"`: a mapping's entry
@@ -2689,6 +2713,7 @@ class FunctionInterpreter:
             type(func) is cst.Subscript
             and _int_index(func) is None
             and self._constant_index(func, state) is None
+            and dotted_name(func.value) != "self._modules"  # (eval_subscript: EGNN's layers)
         ):
             # `self.m[i](x[i])`: a block of a ModuleList picked by a variable. Its parameters
             # are known (eval_subscript), but what its call saves is not assumed: the same loop
@@ -2819,6 +2844,9 @@ class FunctionInterpreter:
             return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
         if callee.qualname.startswith("<local-apply>."):
             return self.call_autograd_function(callee.qualname.split(".", 1)[1], call, state)
+        if callee.qualname == _IDENTITY:
+            positional, _ = self._args(call, state)
+            return positional[0] if len(positional) == 1 else UNKNOWN
         return self.call_framework(callee.qualname, call, state)
 
     def _args(self, call: cst.Call, state: State) -> tuple[list[Value], dict[str, Value]]:
@@ -3085,6 +3113,14 @@ class FunctionInterpreter:
     def call_method(
         self, receiver: Value, receiver_expr, method: str, call: cst.Call, state: State
     ) -> Value:
+        if (
+            isinstance(receiver, ConstVal)
+            and isinstance(receiver.value, str)
+            and method in _STRING_CASE_METHODS
+            and not call.args
+        ):
+            # `norm_type = norm_type.lower()` (SPARNet's NormLayer): the option stays known
+            return ConstVal(getattr(receiver.value, method)())
         if (
             method == "step"
             and len(call.args) == 1
@@ -3425,6 +3461,20 @@ class FunctionInterpreter:
                         producer=f"the buffer `self.{name}`",
                     )
                 state.env[f"self.{name}"] = tensor
+            return UNKNOWN
+        if method == "add_module" and module.path == "self" and module.local_class:
+            # `self.add_module("gcl_%d" % i, E_GCL(...))` in a module's own `__init__`
+            positional, keywords = self._args(call, state)
+            child = positional[1] if len(positional) > 1 else keywords.get("module")
+            name = _literal(call.args[0].value) if call.args else None
+            if isinstance(name, str):
+                state.env[f"self.{name}"] = child if isinstance(child, ModuleVal) else UNKNOWN
+            else:
+                held = state.env.get(_ADDED_MODULES)
+                same = isinstance(child, ModuleVal) and (
+                    held is None or (isinstance(held, ModuleVal) and held.node is child.node)
+                )
+                state.env[_ADDED_MODULES] = child if same else UNKNOWN
             return UNKNOWN
         if method in ("add_module", "append") and getattr(module.facts, "container", False):
             # `self.body = nn.Sequential(); self.body.add_module("block1", D())`: a child at the
@@ -7122,6 +7172,14 @@ def _entry_of_subclass(info: FunctionInfo) -> bool:
 _METADATA_ATTRIBUTES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
 )
+
+
+# String methods that keep an option's literal known (`relu_type.lower()`).
+_STRING_CASE_METHODS = frozenset({"lower", "upper", "strip", "casefold"})
+# What `lambda x: x` is called as (``FunctionInterpreter._call_reference``).
+_IDENTITY = "<identity>"
+# Where `self.add_module(<name built at run time>, m)` keeps `m` (one kind of module).
+_ADDED_MODULES = "self._modules[*]"
 
 
 def _constant_item(passed: SeqVal, target) -> Value | None:
