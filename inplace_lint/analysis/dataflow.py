@@ -801,10 +801,9 @@ class FunctionInterpreter:
                 expr = call.func
             qual = self.imports.resolve(expr)
             if qual in kb.NO_GRAD_CONTEXTS:
-                inference = False
-                if "inference_mode" in qual:
-                    mode = _arg_expr(call, ("mode",), "mode") if call is not None else None
-                    inference = mode is None or _literal(mode) is True
+                inference = "inference_mode" in qual and (
+                    call is None or _inference_mode_literal(call) is True
+                )
                 return False, True, inference
             if qual in kb.ENABLE_GRAD_CONTEXTS:
                 return True, True, False
@@ -1515,7 +1514,7 @@ class FunctionInterpreter:
             and value.view is None
             and not value.parameter
             and value.storage not in self.param_storages
-            and not (isinstance(value.storage, str))
+            and not isinstance(value.storage, str)
         )
         summary.returns_leaf = leaf and (summary.returns_leaf or first_return)
         inference = isinstance(value, TensorVal) and value.inference
@@ -2687,7 +2686,9 @@ class FunctionInterpreter:
             if (
                 func.attr.value == "__init__"
                 and self.cls is not None
-                and any(b.startswith("torch.optim.") for b in self.cls.base_names)
+                and any(
+                    b.startswith("torch.") and kb.is_optimizer_class(b) for b in self.cls.base_names
+                )
                 and self._super_bases(func) is not None
             ):
                 # a `torch.optim.Optimizer` subclass given the parameters (SAM): the base makes
@@ -2912,8 +2913,7 @@ class FunctionInterpreter:
             if "inference_mode" in qual:
                 # `torch.inference_mode(False)` changes nothing; a mode the code does not spell
                 # out is not known to be inference mode
-                mode = _arg_expr(call, ("mode",), "mode")
-                mode = True if mode is None else _literal(mode)
+                mode = _inference_mode_literal(call)
                 if mode is False:
                     return UNKNOWN
                 return GradModeVal(False, inference=mode is True)
@@ -5324,10 +5324,7 @@ class FunctionInterpreter:
         """`torch.autograd.grad(outputs, inputs, create_graph=True)`: one derivative per input,
         each a tensor with a graph of its own (a PINN's `u_x`, a gradient penalty's norm), so an
         op using it saves it; without `create_graph` the derivatives have no graph."""
-        create = _arg_expr(
-            call, ("outputs", "inputs", "grad_outputs", "retain_graph"), "create_graph"
-        )
-        if create is None or _literal(create) is not True:
+        if _literal_kw(call, "create_graph") is not True:
             return UNKNOWN
         inputs = positional[1] if len(positional) > 1 else keywords.get("inputs")
         count = len(inputs.items) if isinstance(inputs, SeqVal) and inputs.items else 1
@@ -7269,6 +7266,13 @@ def _unanimous(seen: list, value):
     None when they differ."""
     seen.append(value)
     return seen[0] if all(v == seen[0] for v in seen) else None
+
+
+def _inference_mode_literal(call: cst.Call) -> object:
+    """The `mode` of a `torch.inference_mode(...)` call: True when left out, else the literal
+    passed (``_NOT_LITERAL`` when it is not one)."""
+    mode = _arg_expr(call, ("mode",), "mode")
+    return True if mode is None else _literal(mode)
 
 
 def _retain_requested(call: cst.Call) -> bool:

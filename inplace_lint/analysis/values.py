@@ -417,12 +417,11 @@ def merge_values(vals: list[Value | None]) -> Value:
     # a number on the path that skipped a loop, a known tensor on the path through it: the
     # accumulator `test_loss = 0` / `for X in loader: test_loss += model(X).sum()` (recall18's
     # course test_step): after the loop it is the tensor (a loop over no data leaves the number)
-    numbers = [
-        v
-        for v in present
-        if type(v) is ConstVal and type(v.value) in (int, float) and tensors
-        if all(t.known for t in tensors)
-    ]
+    numbers = (
+        [v for v in present if type(v) is ConstVal and type(v.value) in (int, float)]
+        if tensors and all(t.known for t in tensors)
+        else []
+    )
     if tensors and len(tensors) + len(unknowns) + len(numbers) == len(present):
         # Keep the first tensor's identity (storage); widen the facts.
         base = tensors[0]

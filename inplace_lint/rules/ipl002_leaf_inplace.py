@@ -31,7 +31,11 @@ def leaf_write_kind(write: Write, speculative: bool = False) -> str | None:
     return None
 
 
-def leaf_finding(code: str, analysis: ModuleAnalysis, write: Write, kind: str) -> Finding:
+def leaf_finding(
+    code: str, analysis: ModuleAnalysis, write: Write, kind: str, speculative: bool = False
+) -> Finding:
+    """IPL002 / IPL003's finding; ``speculative``: IPL203's, for the same write in a method
+    nothing in the module calls (``leaf_write_kind``)."""
     target = _fixes.target_name(write)
     producer = write.tensor.producer or "a leaf tensor"
     error = LEAF_ERROR if kind == "leaf" else VIEW_OF_LEAF_ERROR
@@ -40,16 +44,24 @@ def leaf_finding(code: str, analysis: ModuleAnalysis, write: Write, kind: str) -
         if kind == "leaf"
         else "is a view of a leaf that requires grad"
     )
+    op = write.op_text or "the write"
+    fix = _fixes.wrap_no_grad(analysis, write, "torch")
+    if speculative:
+        message = (
+            f"`{target}` {what}; {op} changes it in place: if this method runs with grad "
+            f"(nothing in this module calls it), it raises {error} Wrap it in "
+            "`with torch.no_grad():`"
+        )
+        return Finding(code, write.node, message, [], fix, framework="torch")
     related = []
     origin = ""
     if write.tensor.producer_node is not None:
         related.append((f"{producer} creates the leaf here", write.tensor.producer_node))
         origin = f" (created by {producer} on line {line_of(0)})"
     message = (
-        f"`{target}` {what}{origin}; {write.op_text or 'the write'} changes it in place while grad "
+        f"`{target}` {what}{origin}; {op} changes it in place while grad "
         f"mode is on: {error} Wrap updates and initialisation in `with torch.no_grad():`"
     )
-    fix = _fixes.wrap_no_grad(analysis, write, "torch")
     return Finding(code, write.node, message, related, fix, framework="torch")
 
 

@@ -6,13 +6,7 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
-from inplace_lint.rules._messages import (
-    LEAF_ERROR,
-    PADDLE_VERSION_ERROR,
-    VERSION_ERROR,
-    VIEW_OF_LEAF_ERROR,
-    quote,
-)
+from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, VERSION_ERROR, quote
 from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl001_saved_tensor_modified import (
     adjacency_message,
@@ -20,22 +14,7 @@ from inplace_lint.rules.ipl001_saved_tensor_modified import (
     runs_without_grad,
     version_checked_saves,
 )
-from inplace_lint.rules.ipl002_leaf_inplace import leaf_write_kind
-
-
-def _speculative_leaf_finding(analysis: ModuleAnalysis, write, kind: str) -> Finding:
-    """The write of IPL002 / IPL003 in a method nothing in the module calls: its callers may run
-    it under `no_grad` (a `load_from(weights)` called from another file)."""
-    target = _fixes.target_name(write)
-    what = "a leaf that requires grad" if kind == "leaf" else "a view of a leaf that requires grad"
-    error = LEAF_ERROR if kind == "leaf" else VIEW_OF_LEAF_ERROR
-    message = (
-        f"`{target}` is {what}; {write.op_text or 'the write'} changes it in place: if this "
-        f"method runs with grad (nothing in this module calls it), it raises {error} Wrap it in "
-        "`with torch.no_grad():`"
-    )
-    fix = _fixes.wrap_no_grad(analysis, write, "torch")
-    return Finding("IPL203", write.node, message, [], fix, framework="torch")
+from inplace_lint.rules.ipl002_leaf_inplace import leaf_finding, leaf_write_kind
 
 
 class ConditionalSavedTensorModified(Rule):
@@ -121,7 +100,7 @@ class ConditionalSavedTensorModified(Rule):
                 and write.condition is None
                 and (kind := leaf_write_kind(write, speculative=True))
             ):
-                yield _speculative_leaf_finding(analysis, write, kind)
+                yield leaf_finding(self.code, analysis, write, kind, speculative=True)
                 continue
             if is_leaf_error(write):
                 continue
