@@ -258,6 +258,9 @@ class _Module:
         self.functions: dict[str, list[_Unit]] = {}
         self.classes: dict[str, list[_Unit]] = {}
         self._subclasses: dict[str, list[_Unit]] | None = None  # base name -> classes
+        # a unit that calls a writing method on its parameter (``_may_call``) -> the classes
+        # whose instance it may be given: their methods it calls are read too
+        self.given_instances: dict[_Unit, set[_Unit]] = {}
         top_nodes: list[ast.AST] = []
         self._collect(tree.body, top_nodes, depth=0)
         self.top.scan = _scan(top_nodes)
@@ -306,6 +309,7 @@ class _Module:
         for unit in self.units:
             unit.owner = None
             unit.methods = {}
+        self.given_instances = {}
 
     def aliases(self) -> list[tuple[frozenset[str], frozenset[str]]]:
         """`sparsemax = SparsemaxFunction.apply`: module-level names bound from others, so that
@@ -967,6 +971,18 @@ _CANDIDATE_TESTS = {
 def _writers(module: _Module) -> set[_Unit]:
     writers = {u for u in module.units if u.seed}
     aliases = module.aliases()
+    sequentials = [u for u in module.units if u.kind == "class" and _is_sequential_subclass(u)]
+    # classes whose instances this module makes or passes (named outside their own methods):
+    # a function calling `p.m(...)` on its parameter `p` may be given one (`train(EdgeModel())`)
+    instantiated = {
+        name for unit in module.units if unit.kind != "method" for name in unit.scan.read_names
+    } | {
+        name
+        for unit in module.units
+        if unit.kind == "method"
+        for name in unit.scan.read_names
+        if name != unit.owner.name
+    }
     assigns = [a for classes in module.classes.values() for cls in classes for a in cls.assigns]
     while True:
         hot: set[str] = set()  # writing functions; local modules whose forward writes
@@ -981,6 +997,17 @@ def _writers(module: _Module) -> set[_Unit]:
         for targets, names in aliases:
             if not names.isdisjoint(hot):
                 hot |= targets
+        while True:
+            # `class Block(nn.Sequential)` whose `__init__` hands `super().__init__` a writing
+            # module (`ResidualAdd(...)`): calling a Block runs that module's forward
+            more = {
+                cls.name
+                for cls in sequentials
+                if cls.name not in hot and any(not i.names.isdisjoint(hot) for i in cls.init)
+            }
+            if not more:
+                break
+            hot |= more
         hot_attributes: set[str] = set()  # `self.x = <in-place syntax, a writing function or
         while True:  # module, or an attribute built so>`
             more = {
@@ -1000,7 +1027,7 @@ def _writers(module: _Module) -> set[_Unit]:
             and (
                 not unit.names.isdisjoint(hot)
                 or not unit.attrs.isdisjoint(hot_attributes)
-                or any(_may_call(unit, m) for m in hot_methods)
+                or any(_may_call(unit, m, instantiated, module) for m in hot_methods)
             )
         ]
         if not added:
@@ -1008,14 +1035,48 @@ def _writers(module: _Module) -> set[_Unit]:
         writers.update(added)
 
 
-def _may_call(unit: _Unit, method: _Unit) -> bool:
-    """`self.m(...)` inside the method's class, or `x.m(...)` where x can be its instance."""
+def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Module) -> bool:
+    """`self.m(...)` inside the method's class, or `x.m(...)` where x can be its instance: one
+    the unit names, one its class's `__init__` names, or one given as an argument (`def
+    train(model): model.backward(...)`, called as `train(EdgeModel())`: the analysis runs it with
+    that instance) when the class is named anywhere outside its own methods."""
     if method.name not in unit.attrs or method.name == "__init__":
         return False
     cls = method.owner
     if unit.owner is cls or cls.name in unit.names:
         return True
-    return unit.owner is not None and any(cls.name in init.names for init in unit.owner.init)
+    if unit.owner is not None and any(cls.name in init.names for init in unit.owner.init):
+        return True
+    if (
+        cls.name in instantiated
+        and not _is_autograd_function(cls)
+        and not _parameter_names(unit.node).isdisjoint(unit.scan.called)
+    ):
+        module.given_instances.setdefault(unit, set()).add(cls)
+        return True
+    return False
+
+
+def _is_sequential_subclass(cls: _Unit) -> bool:
+    return any(_last_name(b) == "Sequential" for b in cls.node.bases)
+
+
+def _is_autograd_function(cls: _Unit) -> bool:
+    """Its methods are static: no instance of it is ever passed around."""
+    return any(_last_name(b).endswith(_AUTOGRAD_FUNCTION_BASES) for b in cls.node.bases)
+
+
+def _parameter_names(node: ast.AST | None) -> set[str]:
+    """A function's parameters but the first of a method (`self`)."""
+    if not isinstance(node, _DEFS):
+        return set()
+    args = node.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if args.vararg is not None:
+        names.append(args.vararg.arg)
+    if args.kwarg is not None:
+        names.append(args.kwarg.arg)
+    return set(names) - {"self", "cls"}
 
 
 def _with_dependencies(writers: set[_Unit], module: _Module) -> set[_Unit]:
@@ -1032,6 +1093,8 @@ def _with_dependencies(writers: set[_Unit], module: _Module) -> set[_Unit]:
 def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     deps = list(module.siblings(unit))
     if unit.kind == "class":  # its kind: the bases' kinds
+        if _is_sequential_subclass(unit):
+            deps += unit.init  # (the children it hands to `super().__init__` are what it runs)
         return deps + module.named(module.classes, unit.bases)
     names, called = unit.names, unit.scan.called
     entry = called | set(MODULE_ENTRY_METHODS)
@@ -1048,6 +1111,11 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     # `BertForMaskedLM()` by its caller: the chain is resolved through the `__init__` of every
     # class whose instance may be there, which this unit does not name
     deps += _inits_assigning(unit.scan.read_attrs, module)
+    for cls in module.given_instances.get(unit, ()):
+        # `model.process(z)` on the instance it may be given (``_may_call``)
+        deps.append(cls)
+        deps += cls.init
+        deps += _methods_named(cls, unit.attrs)
     if unit.owner is None:
         return deps
     deps += _methods_named(unit.owner, unit.attrs)  # self.m()

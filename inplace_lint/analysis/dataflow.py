@@ -159,11 +159,19 @@ class FunctionSummary:
     # it on `self` sees the same submodules under the same names
     saved_self_submodules: dict[str, str] = field(default_factory=dict)
     graph_self_submodules: set[str] = field(default_factory=set)
+    # the same per item of a returned tuple, when the items differ (edge-connect's `process`
+    # returning `gen_loss, dis_loss`, where only `gen_loss` went through `self.discriminator`
+    # with the generator's graph): per item, (submodule -> saved as what, submodules reached),
+    # the module's own parameters under "" (`self(x)`). The caller gives each item a graph of
+    # its own, so that the backward of one does not consume what the other's backward still
+    # needs (a step between the two)
+    item_self_submodules: tuple[tuple[dict[str, str], frozenset[str]], ...] | None = None
     # a training-step helper (`def update_params(optim, net, loss): optim.zero_grad();
     # loss.backward(); optim.step()`): its backwards of arguments and steps of argument
     # optimizers, in order, as ("backward", index, retain) / ("step", index, the step's call);
     # a method's step of an optimizer it holds (`self.critic_opt.step()`) as ("self_step",
-    # attribute name, the step's call): a caller of the method on an instance replays it there
+    # attribute name, the step's call): a caller of the method on an instance replays it there;
+    # a step of a module-level optimizer as ("global_step", its name, the step's call)
     # the caller replays them on what it passed
     train_steps: list[tuple[str, object, object]] = field(default_factory=list)
     # every return path returns the views of one multi-output call (`return
@@ -195,6 +203,16 @@ class FunctionSummary:
     param_graph_saves: dict[tuple[int, int], str] = field(default_factory=dict)
     # a module's forward (or the like): its saves are not replayed at the call (above)
     forward_like: bool = False
+    # the tensor parameters whose graph the analysis follows inside (by index), and those of
+    # them whose graph reaches a returned value on some path (None: no value returned): the
+    # caller's result carries the graph of those arguments only (SAC's `calc_entropy_loss(
+    # entropies)` detaches them: a backward of its result does not run through them)
+    traced_params: frozenset[int] = frozenset()
+    returned_params: frozenset[int] | None = None
+    # every return path returns the same literal True, False or None as this call runs it
+    # (lucidrains' `def exists(val): return val is not None`, given a None): `if exists(mask):`
+    # in the caller takes one branch, as `if mask is not None:` does
+    returns_constant: ConstVal | None = None
 
     def saved_parameters(self) -> frozenset[str] | None:
         """What a call of this `forward` saves of its module's parameters, by attribute name;
@@ -698,9 +716,12 @@ class FunctionInterpreter:
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
         self.item_alias_returns: list[tuple[tuple[int, str], ...] | None] = []  # the same, tuples
+        self.constant_returns: list[ConstVal | None] = []  # one entry per return path
         self.reference_returns: list[FrameworkRef | None] = []  # one entry per return path
         self.graph_save_exits: list[dict[tuple[int, int], str]] = []  # per way out (above)
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
+        # per return path, ``FunctionSummary.item_self_submodules`` of its tuple (or None)
+        self.item_submodule_returns: list[tuple | None] = []
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
@@ -1505,6 +1526,14 @@ class FunctionInterpreter:
             items = tuple(self._param_alias(item) for item in value.items)
             items = None if None in items else items
         summary.returns_item_aliases = _unanimous(self.item_alias_returns, items)
+        constant = (
+            value
+            if isinstance(value, ConstVal)
+            and (value.value is None or type(value.value) is bool)
+            and not self.is_forward_like
+            else None
+        )
+        summary.returns_constant = _unanimous(self.constant_returns, constant)
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
         leaf = (
@@ -1536,9 +1565,13 @@ class FunctionInterpreter:
         else:
             summary.multi_view_returns = -1  # one path returns something else
         lineage = lineage_of(value)
+        reached = frozenset(self.param_origins[o] for o in lineage & self.param_origins.keys())
+        summary.traced_params = frozenset(self.param_origins.values())
+        summary.returned_params = reached | (summary.returned_params or frozenset())
         if lineage:
             self._record_saved_inputs(lineage, state)
         self._record_saved_items(value, lineage, state)
+        self._record_item_submodules(value, state)
         if _portable(value):
             self.result.summary.returned = value
         # a function every path of which returns one framework function (DETR's
@@ -1590,6 +1623,59 @@ class FunctionInterpreter:
             if all(index in other[1] for other in self.tuple_returns)
         }
         self.result.summary.saved_items = (first[0], common) if common else None
+
+    def _record_item_submodules(self, value: Value, state: State) -> None:
+        """``FunctionSummary.item_self_submodules``: what each item of a returned tuple saved of
+        the `self.<name>` submodules and which of them its graph reaches; kept while every return
+        path returns a tuple of the same length (saves common to all paths, graphs of any)."""
+        found = None
+        if (
+            isinstance(value, SeqVal)
+            and len(value.items) > 1
+            and not self.is_forward_like
+            and isinstance(state.env.get("self"), ModuleVal)
+        ):
+            submodules = {
+                held.params_storage_key: key[len("self.") :]
+                for key, held in state.env.items()
+                if key.startswith("self.") and key.count(".") == 1 and isinstance(held, ModuleVal)
+            }
+            submodules[state.env["self"].params_storage_key] = ""  # its own (`self(x)`)
+            items = []
+            for item in value.items:
+                lineage = lineage_of(item)
+                graph = set()
+                for op_id, storage in self.module_ops.items():
+                    if op_id in lineage:
+                        for one in storage if isinstance(storage, frozenset) else (storage,):
+                            if one in submodules:
+                                graph.add(submodules[one])
+                saved: dict[str, str] = {}
+                for storage, name in submodules.items():
+                    for save in state.saves.get(storage, ()):
+                        if save.certain and save.op_id in lineage:
+                            saved.setdefault(name, save.what)
+                items.append((saved, frozenset(graph)))
+            found = tuple(items)
+        self.item_submodule_returns.append(found)
+        first = self.item_submodule_returns[0]
+        summary = self.result.summary
+        if first is None or any(
+            other is None or len(other) != len(first) for other in self.item_submodule_returns
+        ):
+            summary.item_self_submodules = None
+            return
+        merged = []
+        for index, (saved, graph) in enumerate(first):
+            others = [other[index] for other in self.item_submodule_returns]
+            common = {
+                name: what for name, what in saved.items() if all(name in o[0] for o in others)
+            }
+            merged.append((common, frozenset().union(*(o[1] for o in others))))
+        # (items that went through the same submodules share their graph, as before: SAC's
+        # `q1_loss, q2_loss` both through `self.critic`, whose Q1 and Q2 this cannot tell apart)
+        went = {(frozenset(saved.items()), graph) for saved, graph in merged if saved or graph}
+        summary.item_self_submodules = tuple(merged) if len(went) > 1 else None
 
     def _record_saved_inputs(self, lineage: frozenset[int], state: State) -> None:
         """Arguments and `self.` tensors that an op on the way to the returned value saved: a
@@ -2048,6 +2134,11 @@ class FunctionInterpreter:
                 state,
                 node,
             )
+            return
+        if isinstance(current, SeqVal) and isinstance(rhs, ParamsVal) and op == "+":
+            # `params = []; params += list(G.parameters())` (MonoLayout's parameters_to_train,
+            # handed to the optimizer): a list of those parameter groups
+            self.bind(target, SeqVal(current.items + (rhs,), current.lineage), state, node)
             return
         if isinstance(current, ArrayVal):
             self._numpy_write(current, state, node, target)
@@ -2697,6 +2788,28 @@ class FunctionInterpreter:
                 if positional and isinstance(positional[0], ParamsVal):
                     state.env["self.param_groups"] = SeqVal((positional[0],))
                 return UNKNOWN
+            if (
+                func.attr.value == "__init__"
+                and self.cls is not None
+                and self.info.node.name.value == "__init__"
+                and _sequential_base(self.cls) is not None
+                and self._super_bases(func) is not None
+                and not any(a.keyword is not None for a in call.args)
+            ):
+                # `class Block(nn.Sequential): super().__init__(ResidualAdd(...), FeedForward())`
+                # (glasses' ViT): the instance applies these children in order
+                positional, _ = self._args(call, state)
+                items = list(_flatten(SeqVal(tuple(positional))))
+                if items and any(isinstance(v, ModuleVal) for v in items):
+                    children = tuple(
+                        v
+                        if isinstance(v, ModuleVal)
+                        else ModuleVal("<unknown>", fw=self.fw, uid=new_module_uid())
+                        for v in items
+                    )
+                    self._check_adjacency(children)
+                    state.env[_SEQUENTIAL_CHILDREN] = SeqVal(children)
+                return UNKNOWN
             layer = self._super_layer_forward(func, state)
             if layer is not None:
                 positional, keywords = self._args(call, state)
@@ -2726,6 +2839,9 @@ class FunctionInterpreter:
                 else None
             )
             if block is None:
+                layer = self._uniform_layer_on_local_tensors(func, call, state)
+                if layer is not None:
+                    return self.call_module(layer, call, state)
                 return self.call_opaque(call, state, func)
             return self._call_list_block(block, func, call, state)
         if _lambda_builtin(call, "map", state):
@@ -2820,6 +2936,37 @@ class FunctionInterpreter:
         if isinstance(value, ConstVal) and type(value.value) is int:
             return value.value
         return None
+
+    def _uniform_layer_on_local_tensors(
+        self, func: cst.Subscript, call: cst.Call, state: State
+    ) -> ModuleVal | None:
+        """`layers[i](buffer[:, :offset])` over a ModuleList of one framework layer class (a
+        memory-efficient DenseNet's Linears of growing width) called on tensors this function
+        made: that layer's call, whichever it is (what it saves does not depend on its sizes).
+        None when an argument is not such a tensor (YOLO's `x[i] = self.m[i](x[i])` walks a list
+        of feature maps it was given)."""
+        if type(func.value) not in (cst.Name, cst.Attribute) or any(a.star for a in call.args):
+            return None
+        container = self.eval(func.value, state)
+        if not isinstance(container, ModuleVal) or not container.children:
+            return None
+        first = container.children[0]
+        if (
+            first.facts is None
+            or first.local_class
+            or not all(
+                c.qualname == first.qualname and c.facts == first.facts for c in container.children
+            )
+        ):
+            return None
+        for arg in call.args:
+            if type(arg.value) not in (cst.Name, cst.Subscript) or "(" in _code(self, arg.value):
+                return None  # (read again by the call: only names and plain subscripts)
+            value = self.eval(arg.value, state)
+            if not isinstance(value, TensorVal) or value.storage in self.param_storages:
+                return None
+        path = f"{container.path}[{_code(self, func.slice[0].slice)}]"
+        return replace(first, uid=container.key_root, path=path)
 
     def _call_list_block(self, block: ModuleVal, func, call: cst.Call, state: State) -> Value:
         """`self.residual_blocks[n]((h, mel, t))` over a list whose blocks are one local class:
@@ -3051,6 +3198,17 @@ class FunctionInterpreter:
             self._numpy_out(keywords, call, state)  # `np.clip(a, 0, 1, out=a)`
         if facts is not None and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_"):
             facts = kb.resolve_overload(fw, facts, _kinds(positional), _keyword_names(call))
+        if facts is not None and facts.saves and fw == "torch":
+            conditions = kb.saves_nothing_if(qual)
+            if conditions and kb.saves_nothing_with(
+                conditions,
+                {
+                    p: _literal(e) if (e := _arg_expr(call, facts.params, p)) is not None else None
+                    for p in conditions
+                },
+            ):
+                # `F.adaptive_avg_pool2d(x, 1)`: a mean, which saves nothing (RCAN's `x.mul_(y)`)
+                facts = replace(facts, saves={}, saves_output=False)
         if facts is None:
             if fw in ("torch", "paddle") and any(isinstance(v, TensorVal) for v in positional):
                 return self._opaque_result(
@@ -3192,6 +3350,15 @@ class FunctionInterpreter:
                     self.result.summary.train_steps.append(("step", index, call))
                 elif (held := _self_attribute(receiver_expr)) is not None and self.cls is not None:
                     self.result.summary.train_steps.append(("self_step", held, call))
+                elif (
+                    type(receiver_expr) is cst.Name
+                    and self.info.key != MODULE_KEY
+                    and self.flow.globals.get(receiver_expr.value) is receiver
+                ):
+                    # `d_opt.step()` of the module's own optimizer in a helper given the losses
+                    # (`def backward(gen_loss, dis_loss)`): each caller replays it in order
+                    name = receiver_expr.value
+                    self.result.summary.train_steps.append(("global_step", name, call))
             return UNKNOWN
         if isinstance(receiver, ParamsVal):
             self._args(call, state)
@@ -3943,6 +4110,7 @@ class FunctionInterpreter:
                         op_text,
                         call,
                         via_data=inner.tensor.via_data,
+                        bumps=inner.bumps_version,
                     )
             for frozen in callee.summary.frozen_module_arguments:
                 for path, held in list(state.env.items()):
@@ -3979,6 +4147,8 @@ class FunctionInterpreter:
                     ),
                     frozenset().union(*(arguments[index].lineage for index, _ in aliases)),
                 )
+        if callee is not None and callee.summary.returns_constant is not None:
+            return callee.summary.returns_constant
         if callee is not None and callee.summary.returns_graphless:
             return UNKNOWN  # Python values: none of the arguments' graph reaches them
         known = bool(callee and callee.summary.returns_known)
@@ -3994,10 +4164,13 @@ class FunctionInterpreter:
             if grad_free
             else True
             if callee is not None
-            and callee.summary.returns_requires_grad
-            # (not a module's own method, which reads its parameters: mmpretrain's
-            # `self.extract_text_feat(...)` in a `predict` that mmengine runs under no_grad)
-            and module is None
+            and (
+                callee.summary.returns_requires_grad
+                # (not a module's own method, which reads its parameters: mmpretrain's
+                # `self.extract_text_feat(...)` in a `predict` that mmengine runs under no_grad)
+                and module is None
+                or _through_trainable_parameters(callee.summary, module)
+            )
             and not _called_on_self(call)
             else None,
             saves_output=bool(callee and callee.summary.returns_saved_output),
@@ -4006,6 +4179,9 @@ class FunctionInterpreter:
             uses_views=callee is None,
         )
         if callee is not None:
+            result = self._untraced_arguments_dropped(
+                callee.summary, arguments, positional + list(keywords.values()), result
+            )
             if callee.summary.returns_inference and isinstance(result, TensorVal):
                 # made by a function decorated `@torch.inference_mode()`
                 return replace(result, requires_grad=False, lineage=frozenset(), inference=True)
@@ -4029,11 +4205,102 @@ class FunctionInterpreter:
                 )
             result = self._saved_items_result(callee.summary, result, call, state, op_text)
             self._apply_callee_saves(callee.summary, arguments, result, call, state, op_text)
+            split = self._split_item_submodules(
+                callee.summary, module, result, call, state, op_text
+            )
+            if split is not None:
+                return split
             if _called_on_self(call):
                 self._apply_self_submodules(callee.summary, result, call, state, op_text)
             if module is not None and module.has_parameters:
                 self._apply_own_parameters(callee.summary, module, result, call, state, op_text)
         return result
+
+    @staticmethod
+    def _untraced_arguments_dropped(
+        summary: FunctionSummary, arguments: list, passed: list, result: Value
+    ) -> Value:
+        """The call's result without the graph of the tensor arguments the callee's analysis
+        followed and found reaching no returned value (``FunctionSummary.returned_params``)."""
+        returned = summary.returned_params
+        if returned is None or not isinstance(result, (TensorVal, SeqVal)) or not result.lineage:
+            return result
+        dropped: set[int] = set()
+        excluded: list = []
+        for index, value in enumerate(arguments):
+            if index in summary.traced_params and index not in returned:
+                dropped |= lineage_of(value)
+                excluded.append(value)
+        if not dropped:
+            return result
+        for value in passed:  # (`*args` and the rest keep their graph)
+            if not any(value is e for e in excluded):
+                dropped -= lineage_of(value)
+        if not dropped & result.lineage:
+            return result
+        return replace(result, lineage=result.lineage - dropped)
+
+    def _split_item_submodules(
+        self,
+        summary: FunctionSummary,
+        module: ModuleVal | None,
+        result: Value,
+        call,
+        state: State,
+        op_text: str,
+    ) -> SeqVal | None:
+        """`outputs, gen_loss, dis_loss = self.edge_model.process(...)` whose items went
+        through different submodules (``FunctionSummary.item_self_submodules``): one graph per
+        item, each with the saves of the submodules it went through (on `self`, the submodule's
+        parameters; on an instance seen from outside, the instance's), so that
+        `dis_loss.backward()` leaves what `gen_loss.backward()` needs. None: not such a call."""
+        items = summary.item_self_submodules
+        if items is None or not state.grad_enabled:
+            return None
+        on_self = _called_on_self(call)
+        if not on_self and not (module is not None and module.has_parameters):
+            return None
+        if isinstance(result, SeqVal) and len(result.items) == len(items):
+            parts = list(result.items)
+        elif isinstance(result, TensorVal):
+            parts = [replace(result, storage=new_id(), nondiff_outputs=()) for _ in items]
+        else:
+            return None
+        out = []
+        for part, (saved, graph) in zip(parts, items):
+            if not isinstance(part, TensorVal):
+                out.append(part)
+                continue
+            item_op = new_id()
+            part = replace(part, lineage=part.lineage | {item_op})
+            reached: set[str] = set()
+            for name in graph | saved.keys():
+                by = None
+                if on_self:
+                    held = state.env.get(f"self.{name}" if name else "self")
+                    if not isinstance(held, ModuleVal):
+                        continue
+                    storage = held.params_storage_key
+                else:
+                    # seen from outside, its submodules' parameters are the instance's, saved
+                    # by that submodule (``Save.by``: a step of a sibling's optimizer is not
+                    # held against the save)
+                    storage = module.params_storage_key
+                    if name:
+                        held = self._module_attribute(module, name, f"{module.path}.{name}")
+                        if not isinstance(held, ModuleVal) or held.node is None:
+                            continue
+                        by = held.node
+                if name in saved:
+                    state.add_save(
+                        storage, Save(_unquote(op_text), call, item_op, saved[name], by=by)
+                    )
+                if name in graph:
+                    reached.add(storage)
+            if reached:
+                self.module_ops[item_op] = frozenset(reached)
+            out.append(part)
+        return SeqVal(tuple(out), frozenset().union(*(lineage_of(p) for p in out)))
 
     def _apply_own_parameters(
         self, summary: FunctionSummary, module: ModuleVal, result: Value, call, state, op_text
@@ -4070,6 +4337,16 @@ class FunctionInterpreter:
             if kind == "self_step":
                 if instance is not None and instance.path != "self":
                     self._instance_step(instance, index, detail, call, state)
+                continue
+            if kind == "global_step":
+                # (by name: the caller's own view of the module's optimizer, unless the
+                # caller's own local of that name hides it)
+                optimizer = state.env.get(index)
+                hidden = self.info.key != MODULE_KEY and optimizer is not self.flow.globals.get(
+                    index
+                )
+                if isinstance(optimizer, OptimizerVal) and not hidden:
+                    self.optimizer_step(optimizer, detail, state, callee=call)
                 continue
             value = arguments[index] if index < len(arguments) else None
             if kind == "backward" and isinstance(value, TensorVal):
@@ -4474,13 +4751,21 @@ class FunctionInterpreter:
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
                 init_entry = _init_signature(arguments)
+            children: tuple = ()
+            sequential = _sequential_base(cls)
+            if sequential is not None and not _calls_own_code([cls]):
+                held = self.flow.init_attributes(cls, init_entry).get(_SEQUENTIAL_CHILDREN)
+                if isinstance(held, SeqVal):
+                    children = tuple(c for c in held.items if isinstance(c, ModuleVal))
             return ModuleVal(
                 path=f"<{cls_name}>",
                 local_class=cls_name,
+                qualname=sequential if children else None,
                 fw=cls.module_fw or self.fw,
                 node=call,
                 uid=new_module_uid(),
                 init_entry=init_entry,
+                children=children,
                 has_parameters=bool(cls.module_fw) or self._holds_parameters(cls, init_entry),
             )
         if (
@@ -5355,10 +5640,12 @@ class FunctionInterpreter:
         callee,
         writer=None,
         via_data: bool = False,
+        bumps: bool | None = None,
     ) -> None:
         """An optimizer's in-place update of the parameters in ``storage`` (no grad: a version
         bump that breaks their saves; Paddle's update does not bump it). ``via_data``: made
-        through `.data` (a helper's `param.data.copy_(...)`), which bumps no version either."""
+        through `.data` (a helper's `param.data.copy_(...)`), which bumps no version either.
+        ``bumps``: what the helper's own write does (Paddle's `assign(q, output=w)` bumps it)."""
         tensor = TensorVal(
             fw=fw,
             storage=storage,
@@ -5376,7 +5663,7 @@ class FunctionInterpreter:
             node,
             None,
             op_text=text,
-            bumps=fw != "paddle" and not via_data,
+            bumps=(fw != "paddle" and not via_data) if bumps is None else bumps,
             grad_override=False,
             callee=callee,
             writer=writer,
@@ -5591,18 +5878,14 @@ class FunctionInterpreter:
             self.result.summary.updated_module_arguments.setdefault(tensor.storage, write)
         if bumps and tensor.fw == "torch":
             self._note_stale_views(write, state)
+        # The first write of an argument is replayed by each caller against what it saved,
+        # also when an op here saved it first (`r_l = x.min(); x[x < left] = left`, MIPCandy's
+        # Normalize given a sigmoid's output: the caller's save breaks whatever this one does)
+        first = tensor.storage not in self.violated
         if write.saves and bumps:
             self.violated.add(tensor.storage)
-        # the write's own op saving its target (`a.mul_(a)`) does not keep it from its callers:
-        # they replay it (a leaf, a caller's save)
-        certain_saves = any(save.certain and save.node is not node for save in write.saves)
         own_only = bool(write.saves) and all(save.node is node for save in write.saves)
-        if (
-            not certain_saves
-            and how != "helper"
-            and (tensor.storage not in self.violated or own_only)
-        ):
-            # Clean inside the callee; each caller replays it against what it saved.
+        if how != "helper" and (first or own_only):
             if tensor.storage in self.item_of_param:
                 self.result.summary.param_item_writes.setdefault(
                     self.item_of_param[tensor.storage], write
@@ -6315,6 +6598,16 @@ def _default_tests(body) -> tuple[set[str], set[str]]:
                     tests.append(test.expression)
                 elif type(test) is cst.BooleanOperation:
                     tests.extend((test.left, test.right))
+                elif (
+                    type(test) is cst.Call
+                    and type(test.func) is cst.Name
+                    and len(test.args) == 1
+                    and type(test.args[0].value) is cst.Name
+                ):
+                    # `if exists(mask):` through a helper of this module (lucidrains' `exists`,
+                    # `default`): the helper's literal result decides (``returns_constant``)
+                    nones.add(test.args[0].value.value)
+                    flags.add(test.args[0].value.value)
         elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
             continue
         stack.extend(_subnodes(current))
@@ -6955,8 +7248,7 @@ def _sequence_children(module: ModuleVal, depth: int = 0) -> list[ModuleVal]:
         if (
             child.children
             and depth < 8
-            and (child.qualname or "").endswith(".Sequential")
-            and not child.local_class
+            and (child.qualname or "").endswith(".Sequential")  # (a local subclass's too)
         ):
             out.extend(_sequence_children(child, depth + 1))
         else:
@@ -7292,6 +7584,35 @@ def _lambda_builtin(call: cst.Call, name: str, state: State) -> bool:
         and type(call.args[0].value) is cst.Lambda
         and not any(a.star or a.keyword for a in call.args)
     )
+
+
+def _through_trainable_parameters(summary: FunctionSummary, module: ModuleVal | None) -> bool:
+    """A named method of a module instance called from outside (`enc_out = model.encode(src)`)
+    whose returned value went through the module's own trainable parameters: it requires grad
+    where grad is on, as the instance's call does."""
+    return (
+        module is not None
+        and module.path != "self"
+        and module.local_class is not None
+        and module.has_parameters
+        and not module.frozen
+        and not module.params_unknown
+        and not summary.forward_like
+        and (summary.graph_own_parameters or bool(summary.graph_self_submodules))
+    )
+
+
+# `self.*` key under which an `nn.Sequential` subclass's `__init__` keeps the children it hands to
+# `super().__init__(...)`
+_SEQUENTIAL_CHILDREN = "self.<sequential children>"
+
+
+def _sequential_base(cls: ClassInfo) -> str | None:
+    """`torch.nn.Sequential` (or Paddle's) when the class names it among its bases."""
+    for base in cls.base_names:
+        if base in ("torch.nn.Sequential", "paddle.nn.Sequential"):
+            return base
+    return None
 
 
 def _uniform_local_child(container: Value) -> ModuleVal | None:

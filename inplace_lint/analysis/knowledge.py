@@ -302,6 +302,20 @@ def _overloads_by_prefix() -> dict[str, list[str]]:
     return index
 
 
+@lru_cache(maxsize=512)
+def saves_nothing_if(qual: str):
+    """torch_surface.toml: the literal arguments for which a function saves nothing."""
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.function_saves_nothing_if(qual)
+
+
+def saves_nothing_with(conditions, values: dict) -> bool:
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.saves_nothing_with(conditions, values)
+
+
 def resolve_overload(
     fw: str, facts: _facts.OpFacts | None, kinds: tuple[str, ...], keywords: frozenset[str]
 ) -> _facts.OpFacts | None:
@@ -329,7 +343,9 @@ def resolve_overload(
     for _, entry in _call_overloads(facts.name):
         params = entry.get("params", [])
         tensor_params = set(entry.get("tensor_params", ()))
-        if len(kinds) > len(params) or not keywords <= set(params) | {"out", "dtype"}:
+        # (keyword-only parameters count: `torch.var(x, dim=1, keepdim=True)` is var.correction)
+        allowed = set(params) | set(entry.get("kwonly", ())) | {"out", "dtype"}
+        if len(kinds) > len(params) or not keywords <= allowed:
             continue
         if any(
             (kind == "tensor" and params[i] not in tensor_params)

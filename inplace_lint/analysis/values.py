@@ -119,7 +119,9 @@ class ModuleVal:
     qualname: str | None = None  # e.g. "torch.nn.ReLU" when a framework class
     facts: object | None = None  # knowledge.facts.ModuleFacts when known
     local_class: str | None = None  # name of a class defined in this module
-    children: tuple[ModuleVal, ...] = ()  # nn.Sequential children, in order
+    # nn.Sequential children, in order (not hashed: their facts hold dicts; equality still
+    # compares them)
+    children: tuple[ModuleVal, ...] = field(default=(), hash=False)
     fw: str = "torch"
     node: cst.CSTNode | None = None  # the constructor call
     has_parameters: bool = True

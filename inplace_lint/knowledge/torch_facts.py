@@ -454,6 +454,17 @@ def _present(flags_by_attr: Mapping[str, list[str]], values: Mapping[str, Any]) 
     return tuple(a for a, flags in flags_by_attr.items() if all(values.get(f) for f in flags))
 
 
+def function_saves_nothing_if(qualname: str) -> Mapping[str, list[Any]] | None:
+    """A [functions] entry's `saves_nothing_if`: argument values (literals at the call) for
+    which the function saves nothing (`F.adaptive_avg_pool2d(x, 1)` is a mean)."""
+    entry = _surface().get("functions", {}).get(qualname)
+    return entry.get("saves_nothing_if") if entry else None
+
+
+def saves_nothing_with(conditions: Mapping[str, list[Any]], values: Mapping[str, Any]) -> bool:
+    return _matches(conditions, values)
+
+
 def _matches(conditions: Mapping[str, list[Any]], values: Mapping[str, Any]) -> bool:
     return any(_plain(values.get(k)) in [_plain(v) for v in vs] for k, vs in conditions.items())
 

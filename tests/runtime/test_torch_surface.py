@@ -1457,6 +1457,8 @@ MODULE_CASES = [
     _mod("Upsample", X4, scale_factor=2),
     _mod("Upsample", X4, scale_factor=2, mode="bilinear"),
     _mod("Flatten", X4),
+    _mod("PixelShuffle", T(1, 4, 3, 3), 2),
+    _mod("PixelUnshuffle", X4, 2),
     _mod("Unflatten", T(2, 6), 1, (2, 3)),
     *[
         _mod(f"{kind}Pad{n}d", x, 1)
@@ -1939,7 +1941,40 @@ def test_einsum_equations_left_unknown() -> None:
     out.sum().backward()  # k was reduced before the product: not saved
 
 
-@pytest.mark.parametrize("overload", sorted(SURFACE.get("overloads", {})))
+_REDUCTION_REDIRECTS = sorted(
+    o for o, e in SURFACE.get("overloads", {}).items() if e["op"].endswith(".correction")
+)
+
+
+@pytest.mark.parametrize("overload", _REDUCTION_REDIRECTS)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"unbiased": False},
+        {"dim": 1, "keepdim": True},
+        {"dim": 1, "keepdim": True, "unbiased": False},
+    ],
+)
+def test_reduction_redirect_saves_what_torch_saves(overload: str, kwargs: dict) -> None:
+    """torch_surface.toml [overloads] of var / std: however the call is spelled (`unbiased=`,
+    `keepdim=`), the input counts as saved, and writing it after the call breaks backward
+    (TimesNet's `x_enc /= stdev`)."""
+    from inplace_lint.analysis.knowledge import resolve_overload
+
+    name = overload.split(".")[0]
+    facts = resolve_overload(
+        "torch", torch_function(f"torch.{name}"), ("tensor",), frozenset(kwargs)
+    )
+    assert facts is not None and "input" in facts.saves, (overload, kwargs)
+    call = lambda e: getattr(torch, name)(e["input"], **kwargs)
+    make = maker({"input": T(3, 4)}, {"input"})
+    assert breaks_backward(make, call, "input"), (overload, kwargs)
+
+
+@pytest.mark.parametrize(
+    "overload", sorted(o for o in SURFACE.get("overloads", {}) if o not in _REDUCTION_REDIRECTS)
+)
 def test_overload_redirect_saves_what_torch_saves(overload: str) -> None:
     """torch_surface.toml [overloads]: a composite overload takes its callee's saves. Proven on
     the two-tensor call (`torch.max(a, b)`): each operand the facts call saved breaks backward
@@ -1957,3 +1992,27 @@ def test_overload_redirect_saves_what_torch_saves(overload: str) -> None:
         for target in ("input", "other"):
             expected = expected_saved(facts, target, requiring)
             assert breaks_backward(make, call, target) == expected, (overload, target, requiring)
+
+
+@pytest.mark.parametrize(
+    ("name", "shape", "size"),
+    [
+        ("adaptive_avg_pool1d", (1, 2, 4), 1),
+        ("adaptive_avg_pool2d", (1, 2, 4, 4), 1),
+        ("adaptive_avg_pool2d", (1, 2, 4, 4), (1, 1)),
+        ("adaptive_avg_pool3d", (1, 2, 4, 4, 4), 1),
+    ],
+)
+def test_functional_saves_nothing_if_holds(name: str, shape: tuple, size) -> None:
+    """torch_surface.toml [functions] `saves_nothing_if`: `F.adaptive_avg_pool2d(x, 1)` is a mean,
+    so writing `x` after it does not break backward (RCAN's channel attention `x.mul_(y)`)."""
+    from inplace_lint.analysis import knowledge as kb
+
+    conditions = kb.saves_nothing_if(f"torch.nn.functional.{name}")
+    assert conditions and kb.saves_nothing_with(conditions, {"output_size": size})
+    call = lambda e: getattr(F, name)(e["input"], size)
+    make = maker({"input": T(*shape)}, {"input"})
+    assert not breaks_backward(make, call, "input")
+    bigger = lambda e: getattr(F, name)(e["input"], 2)
+    assert not kb.saves_nothing_with(conditions, {"output_size": 2})
+    assert breaks_backward(make, bigger, "input")  # the control: size 2 saves the input
