@@ -213,6 +213,13 @@ class FunctionSummary:
     # (lucidrains' `def exists(val): return val is not None`, given a None): `if exists(mask):`
     # in the caller takes one branch, as `if mask is not None:` does
     returns_constant: ConstVal | None = None
+    # a forward's `self.<name>` left holding a tensor computed from its inputs (the neural-style
+    # tutorial's `ContentLoss.forward`: `self.loss = F.mse_loss(input, self.target); return
+    # input`): read from outside after the call (`cl.loss.backward()`), it has the call's graph
+    forward_graph_attributes: frozenset[str] = frozenset()
+    # every return path returns a view of the same `self.<name>` parameter (`return
+    # self.h0.expand(n, -1)`, a learned initial state): seen from outside, a view of that leaf
+    returns_parameter_view: str | None = None
 
     def saved_parameters(self) -> frozenset[str] | None:
         """What a call of this `forward` saves of its module's parameters, by attribute name;
@@ -717,6 +724,7 @@ class FunctionInterpreter:
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
         self.item_alias_returns: list[tuple[tuple[int, str], ...] | None] = []  # the same, tuples
         self.constant_returns: list[ConstVal | None] = []  # one entry per return path
+        self.parameter_view_returns: list[str | None] = []  # one entry per return path
         self.reference_returns: list[FrameworkRef | None] = []  # one entry per return path
         self.graph_save_exits: list[dict[tuple[int, int], str]] = []  # per way out (above)
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
@@ -794,6 +802,27 @@ class FunctionInterpreter:
             }
         if state.reachable:
             self._record_graph_saves(state)
+        if self.is_forward_like and self.param_origins and self.info.cls is not None:
+            origins = self.param_origins.keys()
+            kept = {
+                k[len("self.") :]: v.lineage
+                for k, v in state.env.items()
+                if k.startswith("self.")
+                and k.count(".") == 1
+                and isinstance(v, TensorVal)
+                and not v.lineage.isdisjoint(origins)
+            }
+            summary = self.result.summary
+            summary.forward_graph_attributes = frozenset(kept)
+            lineage = frozenset().union(*kept.values()) if kept else frozenset()
+            for storage, saves in state.saves.items() if lineage else ():
+                # (what the ops on the way to them saved of the inputs: `F.mse_loss(input,
+                # target)` saved `input`, which the caller's next in-place ReLU breaks)
+                if storage in self.param_storages:
+                    for save in saves:
+                        if save.certain and save.op_id in lineage:
+                            summary.saved_params.setdefault(self.param_storages[storage], save.what)
+                            break
         self.result.summary.forward_like = self.is_forward_like
         if self.graph_save_exits:
             first, *rest = self.graph_save_exits
@@ -1534,6 +1563,21 @@ class FunctionInterpreter:
             else None
         )
         summary.returns_constant = _unanimous(self.constant_returns, constant)
+        parameter_view = None
+        if isinstance(value, TensorVal) and value.view_of_leaf and self.info.cls is not None:
+            parameter_view = next(
+                (
+                    k[len("self.") :]
+                    for k, v in state.env.items()
+                    if k.startswith("self.")
+                    and k.count(".") == 1
+                    and isinstance(v, TensorVal)
+                    and v.parameter
+                    and v.storage == value.storage
+                ),
+                None,
+            )
+        summary.returns_parameter_view = _unanimous(self.parameter_view_returns, parameter_view)
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
         leaf = (
@@ -2584,6 +2628,9 @@ class FunctionInterpreter:
                 return Unknown(base.lineage)
             return UNKNOWN
         if isinstance(base, ModuleVal):
+            field_key = _instance_field_key(base, attr)
+            if field_key in state.env:
+                return state.env[field_key]
             return self._module_attribute(base, attr, path)
         if isinstance(base, OptimizerVal) and attr == "param_groups":
             return SeqVal((ParamsVal(base.modules[0] if base.modules else None, fw=base.fw),))
@@ -2966,7 +3013,9 @@ class FunctionInterpreter:
             if not isinstance(value, TensorVal) or value.storage in self.param_storages:
                 return None
         path = f"{container.path}[{_code(self, func.slice[0].slice)}]"
-        return replace(first, uid=container.key_root, path=path)
+        return replace(
+            first, uid=container.key_root, path=path, frozen=first.frozen or container.frozen
+        )
 
     def _call_list_block(self, block: ModuleVal, func, call: cst.Call, state: State) -> Value:
         """`self.residual_blocks[n]((h, mel, t))` over a list whose blocks are one local class:
@@ -3726,14 +3775,27 @@ class FunctionInterpreter:
                 # children before it handed the input through (`nn.Sequential(nn.Identity(),
                 # nn.LeakyReLU(0.2, inplace=True))`: SPARNet's NormLayer `lambda x: x`)
                 through = through and (i == 0 or self._passes_through(children[i - 1]))
+                # (or the child before it handed on what it saved: the neural-style tutorial's
+                # ContentLoss before VGG's `ReLU(inplace=True)`; reported where that child is
+                # built, the line its fix changes)
+                handed = (
+                    not through
+                    and i > 0
+                    and child.node is not None
+                    and self._returns_saved_input(children[i - 1])
+                )
+                if handed and isinstance(value, TensorVal):
+                    value = replace(
+                        value, producer=f"what `{children[i - 1].local_class}` returned (its input)"
+                    )
                 value = self._apply_module(
                     replace(child, frozen=True) if module.frozen else child,
                     [value],
                     {},
-                    call,
+                    child.node if handed else call,
                     state,
                     op_text,
-                    report_writes=through,
+                    report_writes=through or handed,
                     owner=module,
                 )
             return value
@@ -3764,6 +3826,19 @@ class FunctionInterpreter:
                 and not summary.param_writes
             )
         return False
+
+    def _returns_saved_input(self, module: ModuleVal) -> bool:
+        """A local module whose forward returns its input itself after an op saved it
+        (`self.loss = F.mse_loss(input, self.target); return input`)."""
+        if not module.local_class or module.facts is not None:
+            return False
+        result = self.flow.result(f"{module.local_class}.forward")
+        summary = result.summary if result is not None else None
+        return (
+            summary is not None
+            and summary.returns_alias == (0, "same")
+            and 0 in summary.saved_params
+        )
 
     def _apply_module(
         self,
@@ -3846,7 +3921,9 @@ class FunctionInterpreter:
                             f"buffer:{owner.key_root}.{buffer}",
                             Save(_unquote(op_text), call, op_id, f"buffer `{buffer}`"),
                         )
-                if isinstance(result, TensorVal):
+                if frozen:
+                    pass  # (its output requires grad only if its input does: apply_op's)
+                elif isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
                 elif isinstance(result, SeqVal):
                     result = _requiring_grad(result)
@@ -3925,7 +4002,23 @@ class FunctionInterpreter:
                 ):
                     # a forward that returns its input (`class Ident:
                     # forward(self, x): return x`, an activation wrapper writing it in place)
-                    return arguments[alias[0]]
+                    base = arguments[alias[0]]
+                    if state.grad_enabled and (
+                        summary.saved_params or summary.forward_graph_attributes
+                    ):
+                        # what it saved of its inputs on the way (`self.loss =
+                        # F.mse_loss(input, self.target)`), for this call
+                        op_id = new_id()
+                        for index, what in summary.saved_params.items():
+                            if index < len(arguments) and isinstance(arguments[index], TensorVal):
+                                state.add_save(
+                                    arguments[index].storage,
+                                    Save(_unquote(op_text), call, op_id, what),
+                                )
+                        self._forward_graph_attributes(
+                            module, summary, base.lineage | {op_id}, state
+                        )
+                    return base
         result = self._opaque_result(
             args,
             call,
@@ -3946,6 +4039,8 @@ class FunctionInterpreter:
             )
             if summary.carries_graph and state.grad_enabled:
                 result = self._carry_state(module, result, state)
+            if summary.forward_graph_attributes and state.grad_enabled:
+                self._forward_graph_attributes(module, summary, lineage_of(result), state)
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
@@ -3970,6 +4065,22 @@ class FunctionInterpreter:
                         ),
                     )
         return result
+
+    def _forward_graph_attributes(
+        self, module: ModuleVal, summary: FunctionSummary, lineage: frozenset[int], state: State
+    ) -> None:
+        """``FunctionSummary.forward_graph_attributes``: after this call, `<instance>.<name>`
+        (whatever name the instance is read through: `for sl in style_losses: sl.loss`) is a
+        tensor with the call's graph."""
+        for name in summary.forward_graph_attributes:
+            state.env[_instance_field_key(module, name)] = TensorVal(
+                fw=module.fw,
+                storage=new_id(),
+                requires_grad=True,
+                producer=f"`{module.path}.{name}`",
+                known=True,
+                lineage=lineage,
+            )
 
     def _overrides_call(self, cls_name: str) -> bool:
         """The local class, or a local base of it, defines `forward` or `__call__`."""
@@ -4130,6 +4241,13 @@ class FunctionInterpreter:
                         self._replay(inner, held, call, state)
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned)
+            viewed = callee.summary.returns_parameter_view
+            if viewed is not None and module is not None and module.path != "self":
+                # `pol.initial_state(n)` returning `self.h0.expand(n, -1)`: a view of the
+                # instance's parameter, as `pol.h0.expand(n, -1)` would be
+                held = self._module_attribute(module, viewed, f"{module.path}.{viewed}")
+                if isinstance(held, TensorVal) and held.leaf and held.requires_grad:
+                    return self._view_of(held, call, state, op_text)
             alias = callee.summary.returns_alias
             if alias is not None and alias[0] < len(arguments):
                 base = arguments[alias[0]]
@@ -4173,7 +4291,19 @@ class FunctionInterpreter:
             )
             and not _called_on_self(call)
             else None,
-            saves_output=bool(callee and callee.summary.returns_saved_output),
+            saves_output=bool(callee and callee.summary.returns_saved_output)
+            # (a frozen module's method given tensors without grad: nothing requires grad, so
+            # nothing is saved: diffusers' `vae.requires_grad_(False); vae.encode(x)`)
+            and not (
+                module is not None
+                and module.frozen
+                and all(
+                    t.requires_grad is False
+                    for a in positional + list(keywords.values())
+                    for t in _flatten(a)
+                    if isinstance(t, TensorVal)
+                )
+            ),
             output_condition=callee.summary.saved_output_condition if callee else None,
             opaque=callee is None or callee.summary.opaque_inside,
             uses_views=callee is None,
@@ -4274,7 +4404,7 @@ class FunctionInterpreter:
             item_op = new_id()
             part = replace(part, lineage=part.lineage | {item_op})
             reached: set[str] = set()
-            for name in graph | saved.keys():
+            for name in sorted(graph | saved.keys()):
                 by = None
                 if on_self:
                     held = state.env.get(f"self.{name}" if name else "self")
@@ -5603,7 +5733,28 @@ class FunctionInterpreter:
                 call if written_at is None else written_at,
                 text,
                 callee if written_at is None else call,
+                writer=self._submodule_writer(label, state),
             )
+
+    def _submodule_writer(self, label: str | None, state: State):
+        """`SGD(model.netG.parameters())`: seen from outside, `model.netG`'s parameters are in
+        `model`'s storage; its step writes them as that submodule (``Save.by``), so that a save
+        made by `model.netD` is not held against it. None when the label names no such
+        submodule."""
+        if not label or "." not in label:
+            return None
+        root, *attrs = label.split(".")
+        held = state.env.get(root)
+        if not isinstance(held, ModuleVal) or held.path == "self" or not held.local_class:
+            return None
+        container = held.node
+        for attr in attrs:
+            if not isinstance(held, ModuleVal):
+                return None
+            held = self._module_attribute(held, attr, None)
+        if not isinstance(held, ModuleVal) or held.node is None:
+            return None
+        return (held.node, container)  # (a save by the whole instance's call holds too)
 
     def _grad_result(self, call: cst.Call, positional, keywords, lineage) -> Value:
         """`torch.autograd.grad(outputs, inputs, create_graph=True)`: one derivative per input,
@@ -5817,7 +5968,10 @@ class FunctionInterpreter:
         if writer is not None:
             # a module updating its own weight: a sibling's save in the shared storage of their
             # container is another module's parameters (unless built by the same call)
-            saves = tuple(s for s in saves if s.by is None or s.by is writer)
+            # (``writer`` may also be (submodule, its container): a save by the container's own
+            # call holds, one by a sibling submodule does not)
+            writers = writer if type(writer) is tuple else (writer,)
+            saves = tuple(s for s in saves if s.by is None or any(s.by is w for w in writers))
         if bumps and not tensor.via_data:
             # `self.sigma * self.epsilon.data` saved an alias with a version counter of its
             # own: a later `self.epsilon.normal_()` does not make its backward raise
@@ -6019,10 +6173,11 @@ class FunctionInterpreter:
                 )
 
     def _dedupe(self) -> None:
-        seen: dict[tuple[int, str], Write] = {}
+        seen: dict[tuple, Write] = {}
         unique: list[Write] = []
         for write in self.result.writes:
-            key = (id(write.node), write.how, str(write.tensor.storage))
+            # (a helper's write replayed under no_grad and again with grad is two events)
+            key = (id(write.node), write.how, str(write.tensor.storage), write.grad_enabled)
             if key in seen:
                 first = seen[key]
                 first.confirmed |= write.confirmed
@@ -7605,6 +7760,11 @@ def _through_trainable_parameters(summary: FunctionSummary, module: ModuleVal | 
 # `self.*` key under which an `nn.Sequential` subclass's `__init__` keeps the children it hands to
 # `super().__init__(...)`
 _SEQUENTIAL_CHILDREN = "self.<sequential children>"
+
+
+def _instance_field_key(module: ModuleVal, name: str) -> str:
+    """The state key of what a forward left on one instance (``_forward_graph_attributes``)."""
+    return f"<instance {module.key_root}>.{name}"
 
 
 def _sequential_base(cls: ClassInfo) -> str | None:

@@ -319,7 +319,10 @@ class State:
 
     def add_save(self, storage: object, save: Save) -> None:
         current = self.saves.get(storage, ())
-        if all(s.op_id != save.op_id or s.what != save.what for s in current):
+        # (the same op's save of two submodules' parameters in one storage is two saves: `by`)
+        if all(
+            s.op_id != save.op_id or s.what != save.what or s.by is not save.by for s in current
+        ):
             self.saves[storage] = current + (save,)
 
     def clear_saves(self, lineage: frozenset[int] | None) -> None:

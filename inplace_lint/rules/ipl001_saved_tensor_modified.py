@@ -166,7 +166,7 @@ def saved_tensor_finding(code: str, analysis: ModuleAnalysis, write: Write, save
     target = _fixes.target_name(write)
     op = quote(write.op_text or analysis.code(write.node))
     message = (
-        f"`{target}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
+        f"{quote(target)} was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
         f"{op} changes it in place before backward: {VERSION_ERROR}. {_fixes.advice(analysis, write)}"
     )
     related = [(f"{quote(s.op)} saved `{target}` ({s.what}) here", s.node) for s in saves]

@@ -67,7 +67,7 @@ class PaddleSavedTensorModified(Rule):
                 continue
             save = saves[0]
             message = (
-                f"`{write.target_text}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
+                f"{quote(write.target_text)} was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
                 f"{write.op_text} changes it in place before backward: {PADDLE_VERSION_ERROR}"
             )
             related = [(f"{quote(s.op)} saved it here", s.node) for s in saves]

@@ -116,7 +116,7 @@ class ConditionalSavedTensorModified(Rule):
                 else "if this method runs with grad (no forward in this module calls it)"
             )
             message = (
-                f"`{target}` was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
+                f"{quote(target)} was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
                 f"{quote(write.op_text or analysis.code(write.node))} changes it in place: {where}, "
                 f"backward raises {error}. {_fixes.advice(analysis, write)}"
             )
