@@ -800,6 +800,12 @@ class FunctionInterpreter:
             self.result.self_attributes = {
                 k: v for k, v in state.env.items() if k.startswith("self.")
             }
+            own = state.env.get("self")
+            if isinstance(own, ModuleVal) and own.frozen:
+                # `self.requires_grad_(False)` / `for p in self.parameters(): p.requires_grad =
+                # False` in `__init__` (a frozen teacher, a frozen text encoder): its instances
+                # are frozen
+                self.result.self_attributes[_SELF_FROZEN] = ConstVal(True)
         if state.reachable:
             self._record_graph_saves(state)
         if self.is_forward_like and self.param_origins and self.info.cls is not None:
@@ -4019,16 +4025,23 @@ class FunctionInterpreter:
                             module, summary, base.lineage | {op_id}, state
                         )
                     return base
+        # a frozen instance given tensors without grad: nothing in its call requires grad (a
+        # frozen teacher's logits, divided in place by the temperature)
+        inert = module.frozen and all(
+            t.requires_grad is False for a in args for t in _flatten(a) if isinstance(t, TensorVal)
+        )
         result = self._opaque_result(
             args,
             call,
             state,
             op_text,
             known=bool(summary and summary.returns_known),
-            requires_grad=True
+            requires_grad=False
+            if inert
+            else True
             if module.has_parameters or (summary and summary.returns_requires_grad)
             else None,
-            saves_output=bool(summary and summary.returns_saved_output),
+            saves_output=bool(summary and summary.returns_saved_output) and not inert,
             output_condition=summary.saved_output_condition if summary else None,
             opaque=summary is None or summary.opaque_inside,
         )
@@ -4882,6 +4895,9 @@ class FunctionInterpreter:
                 arguments = self._arguments_by_index(init_key, positional, keywords)
                 init_entry = _init_signature(arguments)
             children: tuple = ()
+            frozen = False
+            if init_key in self.index.functions and cls.module_fw:
+                frozen = _SELF_FROZEN in self.flow.init_attributes(cls, init_entry)
             sequential = _sequential_base(cls)
             if sequential is not None and not _calls_own_code([cls]):
                 held = self.flow.init_attributes(cls, init_entry).get(_SEQUENTIAL_CHILDREN)
@@ -4896,6 +4912,7 @@ class FunctionInterpreter:
                 uid=new_module_uid(),
                 init_entry=init_entry,
                 children=children,
+                frozen=frozen,
                 has_parameters=bool(cls.module_fw) or self._holds_parameters(cls, init_entry),
             )
         if (
@@ -7760,6 +7777,8 @@ def _through_trainable_parameters(summary: FunctionSummary, module: ModuleVal | 
 # `self.*` key under which an `nn.Sequential` subclass's `__init__` keeps the children it hands to
 # `super().__init__(...)`
 _SEQUENTIAL_CHILDREN = "self.<sequential children>"
+# `self.*` key marking an `__init__` that froze its own parameters
+_SELF_FROZEN = "self.<frozen>"
 
 
 def _instance_field_key(module: ModuleVal, name: str) -> str:
