@@ -821,9 +821,13 @@ class FunctionInterpreter:
             summary = self.result.summary
             summary.forward_graph_attributes = frozenset(kept)
             lineage = frozenset().union(*kept.values()) if kept else frozenset()
+            # (for a forward handing its input on: what the ops on the way to them saved of it,
+            # `F.mse_loss(input, target)` saved `input`, which the caller's next in-place ReLU
+            # breaks. Where the forward returns a result of its own, a backward of that result
+            # need not reach those ops: their saves are not the call's)
+            if summary.returns_alias is None:
+                lineage = frozenset()
             for storage, saves in state.saves.items() if lineage else ():
-                # (what the ops on the way to them saved of the inputs: `F.mse_loss(input,
-                # target)` saved `input`, which the caller's next in-place ReLU breaks)
                 if storage in self.param_storages:
                     for save in saves:
                         if save.certain and save.op_id in lineage:
