@@ -975,13 +975,10 @@ def _writers(module: _Module) -> set[_Unit]:
     # classes whose instances this module makes or passes (named outside their own methods):
     # a function calling `p.m(...)` on its parameter `p` may be given one (`train(EdgeModel())`)
     instantiated = {
-        name for unit in module.units if unit.kind != "method" for name in unit.scan.read_names
-    } | {
         name
         for unit in module.units
-        if unit.kind == "method"
         for name in unit.scan.read_names
-        if name != unit.owner.name
+        if unit.kind != "method" or name != unit.owner.name
     }
     assigns = [a for classes in module.classes.values() for cls in classes for a in cls.assigns]
     while True:

@@ -811,12 +811,9 @@ class FunctionInterpreter:
         if self.is_forward_like and self.param_origins and self.info.cls is not None:
             origins = self.param_origins.keys()
             kept = {
-                k[len("self.") :]: v.lineage
-                for k, v in state.env.items()
-                if k.startswith("self.")
-                and k.count(".") == 1
-                and isinstance(v, TensorVal)
-                and not v.lineage.isdisjoint(origins)
+                name: v.lineage
+                for name, v in _own_attributes(state)
+                if isinstance(v, TensorVal) and not v.lineage.isdisjoint(origins)
             }
             summary = self.result.summary
             summary.forward_graph_attributes = frozenset(kept)
@@ -1577,13 +1574,9 @@ class FunctionInterpreter:
         if isinstance(value, TensorVal) and value.view_of_leaf and self.info.cls is not None:
             parameter_view = next(
                 (
-                    k[len("self.") :]
-                    for k, v in state.env.items()
-                    if k.startswith("self.")
-                    and k.count(".") == 1
-                    and isinstance(v, TensorVal)
-                    and v.parameter
-                    and v.storage == value.storage
+                    name
+                    for name, v in _own_attributes(state)
+                    if isinstance(v, TensorVal) and v.parameter and v.storage == value.storage
                 ),
                 None,
             )
@@ -1690,9 +1683,9 @@ class FunctionInterpreter:
             and isinstance(state.env.get("self"), ModuleVal)
         ):
             submodules = {
-                held.params_storage_key: key[len("self.") :]
-                for key, held in state.env.items()
-                if key.startswith("self.") and key.count(".") == 1 and isinstance(held, ModuleVal)
+                held.params_storage_key: name
+                for name, held in _own_attributes(state)
+                if isinstance(held, ModuleVal)
             }
             submodules[state.env["self"].params_storage_key] = ""  # its own (`self(x)`)
             items = []
@@ -1782,11 +1775,9 @@ class FunctionInterpreter:
                     summary.saved_module_arguments.setdefault(storage, reached[0].what)
                 elif storage == own and summary.saved_own_parameters is None:
                     summary.saved_own_parameters = reached[0].what
-        for key, held in state.env.items():
-            if not key.startswith("self.") or key.count(".") != 1:
-                continue
+        for attr, held in _own_attributes(state):
             if isinstance(held, ModuleVal):
-                attr, storage = key[len("self.") :], held.params_storage_key
+                storage = held.params_storage_key
                 if not self.is_forward_like:
                     if storage in graph:
                         summary.graph_self_submodules.add(attr)
@@ -1807,9 +1798,9 @@ class FunctionInterpreter:
             ):
                 continue  # only its `.data` was saved: a later write of it does not raise
             if held.parameter:
-                summary.saved_parameter_names.add(key[len("self.") :])
+                summary.saved_parameter_names.add(attr)
             else:
-                summary.saved_self_attributes.add(key[len("self.") :])
+                summary.saved_self_attributes.add(attr)
         if unnamed:
             summary.saves_submodule_parameters = True
 
@@ -3827,28 +3818,29 @@ class FunctionInterpreter:
         if module.facts is not None:
             call = getattr(module.facts, "call", None)
             return call is not None and call.view_of is not None and not call.inplace_param
-        if module.local_class:
-            result = self.flow.result(f"{module.local_class}.forward")
-            summary = result.summary if result is not None else None
-            return (
-                summary is not None
-                and summary.returns_alias == (0, "same")
-                and not summary.param_writes
-            )
-        return False
+        summary = self._local_forward_summary(module)
+        return (
+            summary is not None
+            and summary.returns_alias == (0, "same")
+            and not summary.param_writes
+        )
 
     def _returns_saved_input(self, module: ModuleVal) -> bool:
         """A local module whose forward returns its input itself after an op saved it
         (`self.loss = F.mse_loss(input, self.target); return input`)."""
-        if not module.local_class or module.facts is not None:
-            return False
-        result = self.flow.result(f"{module.local_class}.forward")
-        summary = result.summary if result is not None else None
+        summary = self._local_forward_summary(module) if module.facts is None else None
         return (
             summary is not None
             and summary.returns_alias == (0, "same")
             and 0 in summary.saved_params
         )
+
+    def _local_forward_summary(self, module: ModuleVal) -> FunctionSummary | None:
+        """The summary of a local module class's own `forward`, analysed for the class."""
+        if not module.local_class:
+            return None
+        result = self.flow.result(f"{module.local_class}.forward")
+        return result.summary if result is not None else None
 
     def _apply_module(
         self,
@@ -4031,9 +4023,7 @@ class FunctionInterpreter:
                     return base
         # a frozen instance given tensors without grad: nothing in its call requires grad (a
         # frozen teacher's logits, divided in place by the temperature)
-        inert = module.frozen and all(
-            t.requires_grad is False for a in args for t in _flatten(a) if isinstance(t, TensorVal)
-        )
+        inert = _inert_call(module, args)
         result = self._opaque_result(
             args,
             call,
@@ -4312,14 +4302,7 @@ class FunctionInterpreter:
             # (a frozen module's method given tensors without grad: nothing requires grad, so
             # nothing is saved: diffusers' `vae.requires_grad_(False); vae.encode(x)`)
             and not (
-                module is not None
-                and module.frozen
-                and all(
-                    t.requires_grad is False
-                    for a in positional + list(keywords.values())
-                    for t in _flatten(a)
-                    if isinstance(t, TensorVal)
-                )
+                module is not None and _inert_call(module, positional + list(keywords.values()))
             ),
             output_condition=callee.summary.saved_output_condition if callee else None,
             opaque=callee is None or callee.summary.opaque_inside,
@@ -7759,6 +7742,21 @@ def _lambda_builtin(call: cst.Call, name: str, state: State) -> bool:
         and len(call.args) == 2
         and type(call.args[0].value) is cst.Lambda
         and not any(a.star or a.keyword for a in call.args)
+    )
+
+
+def _own_attributes(state: State):
+    """The `self.<name>` bindings one level deep, as (name, value)."""
+    for key, value in state.env.items():
+        if key.startswith("self.") and key.count(".") == 1:
+            yield key[len("self.") :], value
+
+
+def _inert_call(module: ModuleVal, values: list) -> bool:
+    """A frozen instance called on tensors none of which requires grad: nothing in the call
+    requires grad, so nothing is saved and the result has no graph."""
+    return module.frozen and all(
+        t.requires_grad is False for a in values for t in _flatten(a) if isinstance(t, TensorVal)
     )
 
 
