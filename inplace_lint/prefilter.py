@@ -991,6 +991,8 @@ def _writers(module: _Module) -> set[_Unit]:
                 hot_methods.append(unit)
                 if unit.name in MODULE_ENTRY_METHODS:
                     hot.add(unit.owner.name)
+                    # (and the subclasses that inherit that entry: calling one runs it)
+                    hot.update(sub.name for sub in module.subclasses(unit.owner))
         for targets, names in aliases:
             if not names.isdisjoint(hot):
                 hot |= targets
@@ -1033,14 +1035,19 @@ def _writers(module: _Module) -> set[_Unit]:
 
 
 def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Module) -> bool:
-    """`self.m(...)` inside the method's class, or `x.m(...)` where x can be its instance: one
-    the unit names, one its class's `__init__` names, or one given as an argument (`def
-    train(model): model.backward(...)`, called as `train(EdgeModel())`: the analysis runs it with
-    that instance) when the class is named anywhere outside its own methods."""
+    """`self.m(...)` inside the method's class or one of its bases, or `x.m(...)` where x can be
+    its instance: one the unit names, one its class's `__init__` names, or one given as an
+    argument (`def train(model): model.backward(...)`, called as `train(EdgeModel())`: the
+    analysis runs it with that instance) when the class is named anywhere outside its own
+    methods."""
     if method.name not in unit.attrs or method.name == "__init__":
         return False
     cls = method.owner
     if unit.owner is cls or cls.name in unit.names:
+        return True
+    if unit.owner is not None and unit.owner in module.lineage(cls):
+        # a base class's method calling `self.m(...)` that a subclass defines: it runs the
+        # override for the subclass's instances (a `Transform.__call__` running `self._call`)
         return True
     if unit.owner is not None and any(cls.name in init.names for init in unit.owner.init):
         return True

@@ -285,6 +285,8 @@ PROBES: list[Probe] = [
     _p(f"{FUNCTIONAL}.avg_pool2d", {"x": (1, 1, 4, 4)}, kernel_size=2),
     _p(f"{FUNCTIONAL}.adaptive_avg_pool2d", {"x": (1, 1, 4, 4)}, output_size=1),
     _p(f"{FUNCTIONAL}.normalize"),
+    _p(f"{FUNCTIONAL}.cosine_similarity", {"x1": (2, 3), "x2": (2, 3)}, axis=1),
+    _p(f"{FUNCTIONAL}.pairwise_distance", {"x": (2, 3), "y": (2, 3)}),
     _p(f"{FUNCTIONAL}.mse_loss", {"input": S, "label": S}),
     _p(f"{FUNCTIONAL}.l1_loss", {"input": S, "label": S}),
     _p(

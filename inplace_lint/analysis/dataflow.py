@@ -239,7 +239,8 @@ class FunctionResult:
     reuses: list[Reuse] = field(default_factory=list)
     function_issues: list[CustomFunctionIssue] = field(default_factory=list)
     adjacency: list[SequentialAdjacency] = field(default_factory=list)
-    call_sites: list[tuple[str, bool, bool]] = field(default_factory=list)  # callee, grad, explicit
+    # callee, grad enabled, grad mode explicit, the enclosing option test (`not train_mode`)
+    call_sites: list[tuple[str, bool, bool, str | None]] = field(default_factory=list)
     summary: FunctionSummary = field(default_factory=FunctionSummary)
     self_attributes: dict[str, Value] = field(default_factory=dict)  # for __init__
 
@@ -265,6 +266,7 @@ class ModuleDataflow:
         self.class_attributes: dict[str, dict[str, Value]] = {}
         self.specializations: dict[tuple, FunctionResult] = {}
         self.globals: dict[str, Value] = {}
+        self._closure_reads: dict[str, bool] = {}  # nested function -> reads its encloser's names
         self.snippets: dict[cst.CSTNode, str] = {}  # node -> its one-line quote (_code)
         # autograd.Function class -> one entry per `Fn.apply(...)` call: for each positional
         # argument, whether the caller may use it after the call (IPL106 needs a caller that does)
@@ -290,6 +292,7 @@ class ModuleDataflow:
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
+        self._apply_caller_conditions()
         self._mark_speculative()
         self._drop_init_only_reruns()
         self._drop_unread_helper_returns()
@@ -332,7 +335,7 @@ class ModuleDataflow:
             if info.cls is None or info.node.name.value.startswith("__") or key not in sites:
                 continue
             init = f"{info.cls.name}.__init__"
-            if all(c == init or c.startswith(f"{init}@") for c, _, _ in sites[key]):
+            if all(c == init or c.startswith(f"{init}@") for c, _, _, _ in sites[key]):
                 result.writes = []
                 result.rebinds = []
                 result.reuses = []
@@ -348,7 +351,7 @@ class ModuleDataflow:
         called = {
             callee
             for r in (*self.results.values(), *self.specializations.values())
-            for callee, _, _ in r.call_sites
+            for callee, _, _, _ in r.call_sites
         }
         for r in (*self.results.values(), *self.specializations.values()):
             cls = r.info.cls
@@ -363,6 +366,10 @@ class ModuleDataflow:
         for result in (*self.results.values(), *self.specializations.values()):
             info = result.info
             if ".<locals>." in info.key:
+                if not self._reads_enclosing_names(info):
+                    # it reads nothing of its enclosing function but `self`, which it is given
+                    # (mmcv's `_inner_forward` closures): its analysis sees what it reads
+                    continue
                 for write in result.writes:
                     if not write.confirmed_by_backward:
                         write.speculative = True
@@ -374,6 +381,19 @@ class ModuleDataflow:
             for write in result.writes:
                 if not write.confirmed_by_backward:
                     write.speculative = True
+
+    def _reads_enclosing_names(self, info: FunctionInfo) -> bool:
+        """Whether a nested function reads a name its enclosing function binds (other than the
+        `self` it is given): its own analysis does not see those."""
+        if info.key in self._closure_reads:
+            return self._closure_reads[info.key]
+        encloser = self.index.functions.get(info.key.rsplit(".<locals>.", 1)[0])
+        reads = True
+        if encloser is not None and info.enclosing_cls is not None:
+            free = _names_in(info.node.body) - _bound_names(info.node)
+            reads = bool((free & _bound_names(encloser.node)) - {"self"})
+        self._closure_reads[info.key] = reads
+        return reads
 
     def inlinable(self, key: str) -> str | None:
         """How a method can run inside its caller (`FunctionInterpreter._inline_method`):
@@ -637,12 +657,13 @@ class ModuleDataflow:
         """Every analysis made, by the key of the function analysed (a specialisation's too)."""
         return list(self.results.items()) + [(k[0], r) for k, r in self.specializations.items()]
 
-    def _call_sites(self) -> dict[str, list[tuple[str, bool, bool]]]:
-        """Callee -> its calls in this module: (caller, grad enabled, grad mode explicit)."""
-        sites: dict[str, list[tuple[str, bool, bool]]] = {}
+    def _call_sites(self) -> dict[str, list[tuple[str, bool, bool, str | None]]]:
+        """Callee -> its calls in this module: (caller, grad enabled, grad mode explicit, the
+        option test the call is made under)."""
+        sites: dict[str, list[tuple[str, bool, bool, str | None]]] = {}
         for caller, result in self._every_result():
-            for callee, grad, explicit in result.call_sites:
-                sites.setdefault(callee, []).append((caller, grad, explicit))
+            for callee, grad, explicit, condition in result.call_sites:
+                sites.setdefault(callee, []).append((caller, grad, explicit, condition))
         return sites
 
     def _apply_caller_guards(self) -> None:
@@ -659,7 +680,7 @@ class ModuleDataflow:
                 # every call runs without grad, or inherits it from a caller that is guarded
                 if all(
                     not grad or (not explicit and caller in guarded)
-                    for caller, grad, explicit in calls
+                    for caller, grad, explicit, _ in calls
                 ):
                     guarded.add(callee)
                     changed = True
@@ -671,6 +692,34 @@ class ModuleDataflow:
                 event.guarded_by_caller = True
             for event in result.out_calls:
                 event.guarded_by_caller = True
+
+    def _apply_caller_conditions(self) -> None:
+        """A method that every call with grad in this module makes under the same option test
+        runs only when it holds: `if train_mode: return self.forward_train(...)` then `return
+        self.forward_test(...)` (OCR decoders' greedy loops writing `decode_sequence[:, i + 1]`).
+        Its writes carry that condition (IPL203 rather than an error). Entry methods (`forward`,
+        `__call__`) are left alone: other files call them too."""
+        # the callers' own analyses, which follow every path; a caller's run for a call that
+        # fixed the option (`model(x, train_mode=False)` under `no_grad`) only says that the
+        # option held there
+        sites: dict[str, set[str | None]] = {}
+        for result in self.results.values():
+            for callee, grad, _, condition in result.call_sites:
+                if grad:  # (calls made without grad break nothing)
+                    sites.setdefault(callee, set()).add(condition)
+        for callee, conditions in sites.items():
+            if len(conditions) != 1 or None in conditions:
+                continue
+            info = self.index.functions.get(callee)
+            if info is None or info.cls is None or info.node.name.value in _ENTRY_METHODS:
+                continue
+            condition = conditions.pop()
+            for key, result in self._every_result():
+                if key != callee:
+                    continue
+                for write in result.writes:
+                    if write.condition is None:
+                        write.condition = condition
 
 
 # --------------------------------------------------------------------------------------------
@@ -733,6 +782,11 @@ class FunctionInterpreter:
         self.call_local_functions = True  # False while the module's globals are collected
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
+        self.exit_condition: str | None = None  # the test an `if <option>: return` left
+        self.lost_models = False  # a name that held a model was rebound to an unknown value
+        # saves a call's callee made of an argument it then wrote, reached by what it returns
+        # (``_apply_param_writes``): the op ids the call's result carries
+        self.returned_saves: set[int] = set()
         self._order: _StatementOrder | None = None  # built on demand (_used_after)
         self._optional: frozenset[str] | None = None  # built on demand (_optional_parameters)
         self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
@@ -876,6 +930,8 @@ class FunctionInterpreter:
             )
         )
         index = 0
+        if self.info.cls is None and self.info.enclosing_cls is not None:
+            self._bind_self(state, self.info.enclosing_cls)
         for i, param in enumerate(all_params + list(params.kwonly_params)):
             name = param.name.value
             if is_method and i == 0:
@@ -963,8 +1019,8 @@ class FunctionInterpreter:
             return None
         return qual if kb.module_class(qual, {}) is not None else None
 
-    def _bind_self(self, state: State) -> None:
-        cls = self.info.cls
+    def _bind_self(self, state: State, cls: ClassInfo | None = None) -> None:
+        cls = cls or self.info.cls
         assert cls is not None
         state.env["self"] = ModuleVal(
             "self", local_class=cls.name, fw=self.fw, init_entry=self.self_entry
@@ -1016,7 +1072,7 @@ class FunctionInterpreter:
                         if literal is not _NOT_LITERAL and isinstance(literal, (bool, type(None)))
                         else UNKNOWN
                     )
-        self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        self._note_call(key, state)
         returned = self._run_inline(info, state, bindings)
         if not returned:
             return UNKNOWN
@@ -1135,11 +1191,32 @@ class FunctionInterpreter:
 
     # ---------------------------------------------------------------- statements
     def exec_block(self, body: list | tuple, state: State) -> State:
-        for stmt in body:
-            if not state.reachable:
-                break
-            state = self.exec_stmt(stmt, state)
+        pushed = 0
+        try:
+            for stmt in body:
+                if not state.reachable:
+                    break
+                state = self.exec_stmt(stmt, state)
+                if self.exit_condition is not None:
+                    # `if train_mode: return ...`: what follows runs when the test fails
+                    self.conditions.append(self.exit_condition)
+                    self.exit_condition = None
+                    pushed += 1
+        finally:
+            if pushed:
+                del self.conditions[-pushed:]
         return state
+
+    def _note_call(self, callee: str, state: State) -> None:
+        """Remember a call of a local function or method (``ModuleDataflow._call_sites``)."""
+        self.result.call_sites.append(
+            (
+                callee,
+                state.grad_enabled,
+                self.grad_explicit,
+                self.conditions[-1] if self.conditions else None,
+            )
+        )
 
     def exec_stmt(self, stmt: cst.CSTNode, state: State) -> State:
         kind = type(stmt)  # exact classes, as in `eval`
@@ -1188,6 +1265,8 @@ class FunctionInterpreter:
             merged = merge_states([then, other])
             if configuration:
                 _mark_one_sided_saves(merged, then, other, _code(self, stmt.test))
+                if not then.reachable and other.reachable and stmt.orelse is None:
+                    self.exit_condition = _negated(_code(self, stmt.test))
             return merged
         if kind is cst.For or kind is cst.While:
             return self.exec_loop(stmt, state)
@@ -1214,7 +1293,18 @@ class FunctionInterpreter:
             # called as any other; what it reads of this function's names it does not know
             key = f"{self.info.key}.<locals>.{stmt.name.value}"
             if key not in self.index.functions:
-                self.index.functions[key] = FunctionInfo(key, stmt, None)
+                own = self.info.cls or self.info.enclosing_cls
+                self.index.functions[key] = FunctionInfo(
+                    key,
+                    stmt,
+                    None,
+                    # (`self` read from the method it is defined in: that instance)
+                    enclosing_cls=own
+                    if own is not None
+                    and isinstance(state.env.get("self"), ModuleVal)
+                    and not any(p.name.value == "self" for p in stmt.params.params)
+                    else None,
+                )
             state.env[stmt.name.value] = FrameworkRef(f"<local-function>.{key}")
             return state
         # nested classes (and defs in the module's own body) are analysed on their own
@@ -1778,11 +1868,11 @@ class FunctionInterpreter:
         for attr, held in _own_attributes(state):
             if isinstance(held, ModuleVal):
                 storage = held.params_storage_key
-                if not self.is_forward_like:
-                    if storage in graph:
-                        summary.graph_self_submodules.add(attr)
-                    if storage in unnamed_what:
-                        summary.saved_self_submodules.setdefault(attr, unnamed_what[storage])
+                # (a forward's too: `self(obs)` in the module's own `update` runs it)
+                if storage in graph:
+                    summary.graph_self_submodules.add(attr)
+                if storage in unnamed_what:
+                    summary.saved_self_submodules.setdefault(attr, unnamed_what[storage])
                 if storage in unnamed:
                     # `self.seq0(x)` saved that submodule's parameters: named by its attribute
                     summary.saved_parameter_names.add(attr)
@@ -1811,6 +1901,16 @@ class FunctionInterpreter:
         if isinstance(target, cst.Name):
             if isinstance(value, ModuleVal) and value.path.startswith("<"):
                 value = replace(value, path=target.value)
+            held = state.env.get(target.value)
+            if (
+                isinstance(held, ModuleVal)
+                and held.has_parameters
+                and not isinstance(value, ModuleVal)
+                and isinstance(value, Unknown)
+            ):
+                # `netD, optimizerD = privacy_engine.make_private(module=netD, ...)`: a model
+                # whose parameters the analysis no longer follows (``optimizer_step``)
+                self.lost_models = True
             state.env[target.value] = value
             self.clobbered.pop(target.value, None)
             self._drop_attribute_paths(target.value, state)
@@ -2772,6 +2872,13 @@ class FunctionInterpreter:
             return replace(view, strided=True) if _strided_index(expr) else view
         if isinstance(base, SeqVal):
             index = _int_index(expr)
+            if index is None and len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index:
+                # `h_list[layer]` where `layer` holds a known int (OGB's JK sum)
+                held = state.env.get(_name_value(expr.slice[0].slice.value))
+                if isinstance(held, ConstVal) and type(held.value) is int:
+                    index = held.value
+                elif isinstance(held, LoopCounter) and held.first:
+                    index = held.start  # (the loop's first pass: `for layer in range(n)`)
             if index is not None and -len(base.items) <= index < len(base.items):
                 return base.items[index]
             if base.items and all(
@@ -2954,6 +3061,25 @@ class FunctionInterpreter:
             # `chain(G.parameters(), E.parameters())` handed to an optimizer (PyTorch-GAN)
             positional, _ = self._args(call, state)
             return SeqVal(tuple(positional))
+        if (
+            qual == "functools.partial"
+            and call.args
+            and call.args[0].keyword is None
+            and type(call.args[0].value) in (cst.Name, cst.Attribute)
+            and not any(a.star for a in call.args)
+        ):
+            target = self.eval(call.args[0].value, state)
+            if isinstance(target, FrameworkRef) and target.qualname.startswith("<local-function>."):
+                # `self.gen_grid_fn = partial(gen_sample_grid, grid_offsets=...)` (SA-SSD):
+                # calling it calls the function with these arguments first
+                positional, keywords = self._args(call, state)
+                return replace(
+                    target,
+                    bound=target.bound + tuple(positional[1:]),
+                    bound_keywords=tuple({**dict(target.bound_keywords), **keywords}.items()),
+                )
+        if qual == "functools.partial":
+            return self.call_opaque(call, state, func)  # (of anything else: not followed)
         if qual is not None:
             return self.call_framework(qual, call, state)
         if isinstance(func, cst.Attribute):
@@ -3039,7 +3165,14 @@ class FunctionInterpreter:
         if callee.qualname.startswith("<local-class>."):
             return self.instantiate_local(callee.qualname.split(".", 1)[1], call, state)
         if callee.qualname.startswith("<local-function>."):
-            return self.call_local_function(callee.qualname.split(".", 1)[1], call, state)
+            bound = (
+                (callee.bound, dict(callee.bound_keywords))
+                if callee.bound or callee.bound_keywords
+                else None
+            )
+            return self.call_local_function(
+                callee.qualname.split(".", 1)[1], call, state, bound=bound
+            )
         if callee.qualname.startswith("<local-apply>."):
             return self.call_autograd_function(callee.qualname.split(".", 1)[1], call, state)
         if callee.qualname == _IDENTITY:
@@ -3953,7 +4086,7 @@ class FunctionInterpreter:
             entry = f"{module.local_class}.{method or '__call__'}"
             if entry not in self.index.functions:
                 entry = f"{module.local_class}.forward"
-            self.result.call_sites.append((entry, state.grad_enabled, self.grad_explicit))
+            self._note_call(entry, state)
             forward = None
             names = self.flow.parameter_names(entry)
             arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
@@ -4044,6 +4177,10 @@ class FunctionInterpreter:
             self._apply_callee_saves(
                 summary, arguments, result, call, state, op_text, module=module
             )
+            if module.path == "self" and type(call.func) is cst.Name:
+                # `self(obs)` in the module's own method (a critic's `update`): the forward's
+                # submodules saved their parameters for this call
+                self._apply_self_submodules(summary, result, call, state, op_text)
             if summary.carries_graph and state.grad_enabled:
                 result = self._carry_state(module, result, state)
             if summary.forward_graph_attributes and state.grad_enabled:
@@ -4051,7 +4188,13 @@ class FunctionInterpreter:
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
-                self.module_ops[op_id] = owner.params_storage_key
+                held = self.module_ops.get(op_id)
+                # (`self(obs)`: its submodules' parameters too, ``_apply_self_submodules``)
+                self.module_ops[op_id] = (
+                    held | {owner.params_storage_key}
+                    if isinstance(held, frozenset)
+                    else owner.params_storage_key
+                )
                 # a local forward the analysis followed whole, which saved no parameter on the
                 # way to what it returns (`x + self.pos_embed`), leaves none for a step to break
                 only = summary.saved_parameters() if summary is not None else None
@@ -4164,8 +4307,17 @@ class FunctionInterpreter:
         state: State,
         module: ModuleVal | None = None,
         self_entry: tuple = (),
+        bound: tuple[tuple, dict] | None = None,
     ) -> Value:
-        result = self._call_local_function(key, call, state, module, self_entry)
+        """Call a local function or method; ``bound``: the arguments a `functools.partial` fixed
+        (positional ones first, keywords the call may override)."""
+        outer, self.returned_saves = self.returned_saves, set()
+        try:
+            result = self._call_local_function(key, call, state, module, self_entry, bound)
+            if self.returned_saves and isinstance(result, TensorVal):
+                result = replace(result, lineage=result.lineage | self.returned_saves)
+        finally:
+            self.returned_saves = outer
         # what this call's result became here (``ModuleDataflow._drop_unread_helper_returns``)
         self.flow.helper_results.setdefault(key, set()).add(
             _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
@@ -4179,12 +4331,16 @@ class FunctionInterpreter:
         state: State,
         module: ModuleVal | None = None,
         self_entry: tuple = (),
+        bound: tuple[tuple, dict] | None = None,
     ) -> Value:
         if not self.call_local_functions:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
+        if bound is not None:
+            positional = [*bound[0], *positional]
+            keywords = {**bound[1], **keywords}
         self._lists_escape(call, state)
-        self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        self._note_call(key, state)
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
@@ -4561,7 +4717,7 @@ class FunctionInterpreter:
             return None
         self._args(call, state)
         key = target.value
-        self.result.call_sites.append((key, state.grad_enabled, self.grad_explicit))
+        self._note_call(key, state)
         if self.call_local_functions:
             self.flow.specialized(key, _entry_signature([generic_submodule(module)]), ())
         return module
@@ -4685,6 +4841,29 @@ class FunctionInterpreter:
                     state.add_save(
                         tensor.storage, Save(_unquote(op_text), call, op_id, save.what, certain)
                     )
+                if (
+                    carries_saves
+                    and inner.grad_enabled
+                    and inner.confirmed_by_return
+                    # (a write the callee's own analysis leaves to its callers: not reported
+                    # there, with its own op named)
+                    and inner.judged_by_caller
+                    # (a tensor this caller made; not a cache's state that an unknown call
+                    # handed over, `cache.get_recurrent_state()`, updated by decode steps)
+                    and tensor.known
+                ):
+                    # an op in the callee saved the argument before the callee wrote it, and
+                    # what the callee returns reaches that save (`out = conv(spec); spec[...] =
+                    # 0; return out.sum()`): for this call, the call saved it
+                    for save in inner.saves:
+                        if save.node is not inner.node and save.certain:
+                            op_id = ops.setdefault(index, new_id())
+                            # (named as the callee's op that saved it, on its own line)
+                            state.add_save(
+                                tensor.storage, Save(save.op, save.node, op_id, save.what)
+                            )
+                            own.append(save)
+                            self.returned_saves.add(op_id)  # (the call's result reaches it)
                 self._replay(inner, tensor, call, state)
                 if own:
                     positional[index] = self._in_graph_of(tensor, ops[index], state)
@@ -5206,7 +5385,19 @@ class FunctionInterpreter:
             self.record_write(
                 state, target, how, node, target_expr, op_text=op_text, constructor=constructor
             )
-            if how in ("module", "inplace-kw") and isinstance(target_expr, cst.Name):
+            # (`y = self.relu(x)`, `y = F.relu(x, inplace=True)`; `x0 = pos.floor_()` when the
+            # method's result itself is what is assigned, and it computes new values)
+            if isinstance(target_expr, cst.Name) and (
+                how in ("module", "inplace-kw")
+                or (
+                    how == "method"
+                    and type(node) is cst.Call
+                    and type(node.func) is cst.Attribute
+                    and node.func.attr.value in _ELEMENTWISE_METHODS
+                    and type(self.stmt) is cst.Assign
+                    and _assigned_as_is(self.stmt.value, node)
+                )
+            ):
                 self.last_inplace_activation = (target_expr.value, node, op_text)
             saves = after
         for _, storage, save in saves:
@@ -5711,7 +5902,9 @@ class FunctionInterpreter:
                 for v in state.env.values()
                 if isinstance(v, ModuleVal) and v.has_parameters
             }
-            if len(in_scope) > 1:  # a GAN's D step while G's forward is still saved: which?
+            if len(in_scope) > 1 or self.lost_models:
+                # a GAN's D step while G's forward is still saved: which? (or a model rebound
+                # by a wrapper, which may be the one it updates)
                 return
         else:
             labels = optimizer.labels or optimizer.modules
@@ -7158,6 +7351,47 @@ def _self_attributes_bound(small) -> set[str]:
     return found
 
 
+_BINDING_TARGETS = (
+    cst.AssignTarget,
+    cst.AugAssign,
+    cst.AnnAssign,
+    cst.NamedExpr,
+    cst.For,
+    cst.CompFor,
+)
+
+
+def _assigned_as_is(value, node) -> bool:
+    """`y = <node>`, or one branch of `y = <node> if c else <other>`."""
+    while type(value) is cst.IfExp:
+        if value.body is node:
+            return True
+        value = value.orelse
+    return value is node
+
+
+def _bound_names(function: cst.FunctionDef) -> set[str]:
+    """The names a function binds: its parameters, and every target assigned, looped over, caught
+    or defined in its body (nested scopes included: a wider set is the cautious answer)."""
+    params = function.params
+    bound = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            bound.add(star.name.value)
+    stack = [function.body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in _BINDING_TARGETS:
+            bound |= _names_in(node.target)
+        elif kind is cst.AsName:
+            bound |= _names_in(node.name)
+        elif kind in (cst.FunctionDef, cst.ClassDef):
+            bound.add(node.name.value)
+        stack.extend(_subnodes(node))
+    return bound
+
+
 def _names_in(node) -> set[str]:
     names: set[str] = set()
     stack = [node]
@@ -7559,6 +7793,10 @@ def _is_full_slice(target: cst.Subscript) -> bool:
     return isinstance(element, cst.Index) and isinstance(element.value, cst.Ellipsis)
 
 
+def _name_value(node) -> str:
+    return node.value if type(node) is cst.Name else ""
+
+
 def _int_index(expr: cst.Subscript) -> int | None:
     if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
         return None
@@ -7616,6 +7854,20 @@ def _entry_of_subclass(info: FunctionInfo) -> bool:
     )
 
 
+# In-place elementwise transforms of a tensor's own values: `y = x.<m>_()` followed by a read of
+# `x` reads the transformed values (IPL102). Fills, copies, partial writes and shape changes
+# are not among them: reading the target after those is what they are for.
+_ELEMENTWISE_METHODS = frozenset(
+    {
+        "floor_", "ceil_", "round_", "trunc_", "frac_", "abs_", "neg_", "sign_", "exp_",
+        "expm1_", "log_", "log1p_", "log2_", "log10_", "sqrt_", "rsqrt_", "square_", "sigmoid_",
+        "tanh_", "relu_", "clamp_", "clamp_min_", "clamp_max_", "clip_", "reciprocal_", "sin_",
+        "cos_", "tan_", "atan_", "erf_", "erfinv_", "hardtanh_", "leaky_relu_", "elu_",
+        "silu_", "nan_to_num_",
+    }
+)  # fmt: skip
+# The methods a module's call runs (the analysis takes their inputs from earlier layers).
+_ENTRY_METHODS = frozenset({"forward", "__call__", "_forward_impl"})
 # What a tensor tells of itself without its values: an in-place write does not change them.
 _METADATA_ATTRIBUTES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}

@@ -63,7 +63,8 @@ class ImportTable:
         if isinstance(node.names, cst.ImportStar):
             return
         # `from itertools import chain`: the analysis follows `chain(a.parameters(), ...)`;
-        # `from einops import rearrange`: a reshape (FunctionInterpreter.call_framework)
+        # `from einops import rearrange`: a reshape (FunctionInterpreter.call_framework);
+        # `from functools import partial` of a local function (FunctionInterpreter.eval_call)
         only = _FOLLOWED_IMPORTS.get(base)
         if base.split(".")[0] not in FRAMEWORK_ROOTS and only is None:
             return
@@ -100,7 +101,11 @@ class ImportTable:
         return best
 
 
-_FOLLOWED_IMPORTS = {"itertools": {"chain"}, "einops": {"rearrange"}}
+_FOLLOWED_IMPORTS = {
+    "itertools": {"chain"},
+    "einops": {"rearrange"},
+    "functools": {"partial"},
+}
 
 _CANONICAL_PREFIXES = (
     ("torch.nn.modules.", "torch.nn."),

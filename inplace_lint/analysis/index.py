@@ -46,6 +46,9 @@ class FunctionInfo:
     # a method the class inherits from a local base (`Sub.forward` running `Base.forward` with a
     # `Sub` as `self`): that base's name
     inherited_from: str | None = None
+    # a function defined inside a method that reads that method's `self` (mmcv's
+    # `def _inner_forward(x): ... self.conv1(x) ...`): the method's class
+    enclosing_cls: ClassInfo | None = None
 
 
 @dataclass

@@ -233,9 +233,14 @@ class GradModeVal:
 
 @dataclass(frozen=True)
 class FrameworkRef:
-    """A framework object that is not a tensor (a function, a class, a module namespace)."""
+    """A framework object that is not a tensor (a function, a class, a module namespace).
+
+    ``bound`` / ``bound_keywords``: what `functools.partial(f, *args, **kwargs)` fixed of a local
+    function (the call adds its own arguments after them)."""
 
     qualname: str
+    bound: tuple = ()
+    bound_keywords: tuple = ()
 
 
 @dataclass(frozen=True)

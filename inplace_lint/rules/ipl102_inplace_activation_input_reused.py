@@ -11,8 +11,8 @@ from inplace_lint.rules.base import Example, Rule
 class InplaceActivationInputReused(Rule):
     """## What it does
     Finds `y = act(x)` with an in-place activation (`nn.ReLU(inplace=True)`, `F.relu(x,
-    inplace=True)`) whose result goes to another name, followed by a read of `x` as if it still
-    held the pre-activation values.
+    inplace=True)`) or an in-place method (`x0 = pos.floor_()`) whose result goes to another
+    name, followed by a read of `x` as if it still held its old values.
 
     ## Why is this bad?
     The activation overwrote `x`; the later read sees the activated values. Nothing raises, the
@@ -47,7 +47,7 @@ class InplaceActivationInputReused(Rule):
             message = (
                 f"{reuse.activation_text} overwrites `{reuse.name}` in place and its result goes to another "
                 f"name, but `{reuse.name}` is read again on line {line_of(0)} as if unchanged: it now holds "
-                "the activated values"
+                "the op's result, not its old values"
             )
             yield Finding(
                 self.code,

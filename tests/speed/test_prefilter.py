@@ -460,6 +460,49 @@ CASES = {
         """,
         "self.conv = nn.Sequential(nn.Conv2d(self.c, self.c, 1), nn.Sigmoid())",
     ),
+    "a base method calls `self.m()` that only a subclass defines, and writes": (
+        """
+        class Transform(nn.Module):
+            def forward(self, x):
+                return self._call(x)
+
+        class Scaled(Transform):
+            def _call(self, x):
+                g = torch.sigmoid(x)
+                g *= 2
+                return g
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.t = Scaled()
+
+            def forward(self, x):
+                return self.t(x)
+        """,
+        "return self._call(x)",
+    ),
+    "a module calling an instance of a subclass that inherits a writing forward": (
+        """
+        class Transform(nn.Module):
+            def forward(self, x):
+                y = torch.sigmoid(x)
+                y *= 2
+                return y
+
+        class Scaled(Transform):
+            pass
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.t = Scaled()
+
+            def forward(self, x):
+                return self.t(x)
+        """,
+        "return self.t(x)",
+    ),
     "an item write spelled as a `__setitem__` call": (
         """
         def attach(data, size):
