@@ -2656,7 +2656,7 @@ class FunctionInterpreter:
         """The value whose attribute `attr` is read. `x.size(0)` after `out = F.relu(x,
         inplace=True)` reads the shape, which the write did not change (gpytorch's DenseNet
         `out.view(features.size(0), -1)`): no reuse of the overwritten name (IPL102)."""
-        if attr in _METADATA_ATTRIBUTES and type(expr) is cst.Name and expr.value in self.clobbered:
+        if attr in _UNCHANGED_BY_WRITES and type(expr) is cst.Name and expr.value in self.clobbered:
             kept = self.clobbered.pop(expr.value)
             value = self.eval(expr, state)
             self.clobbered[expr.value] = kept
@@ -2722,7 +2722,7 @@ class FunctionInterpreter:
                 )
             if base.nondiff_outputs and attr in ("values", "indices"):
                 return output_at(base, 0 if attr == "values" else 1)
-            if not base.known and attr not in _METADATA_ATTRIBUTES:
+            if not base.known and attr not in _GRAPHLESS_ATTRIBUTES:
                 # a field of what a call we know nothing about computed (`critic(obs, a).q` of
                 # a forward returning `AttrDict(q=...)`, a model's `out.logits`): as for an
                 # entry read by a string key, the value has that call's graph
@@ -7869,9 +7869,11 @@ _ELEMENTWISE_METHODS = frozenset(
 # The methods a module's call runs (the analysis takes their inputs from earlier layers).
 _ENTRY_METHODS = frozenset({"forward", "__call__", "_forward_impl"})
 # What a tensor tells of itself without its values: an in-place write does not change them.
-_METADATA_ATTRIBUTES = frozenset(
+_UNCHANGED_BY_WRITES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
 )
+# (an unknown value's attribute among these carries no graph: ``eval_attribute``)
+_GRAPHLESS_ATTRIBUTES = _METADATA_ATTRIBUTES | _UNCHANGED_BY_WRITES
 
 
 # String methods that keep an option's literal known (`relu_type.lower()`).
