@@ -932,12 +932,18 @@ class FunctionInterpreter:
         index = 0
         if self.info.cls is None and self.info.enclosing_cls is not None:
             self._bind_self(state, self.info.enclosing_cls)
+        is_classmethod = any(
+            dotted_name(d.decorator) == "classmethod" for d in self.info.node.decorators
+        )
         for i, param in enumerate(all_params + list(params.kwonly_params)):
             name = param.name.value
+            if is_method and i == 1 and self.is_function_forward and is_classmethod:
+                self.ctx_name = name  # `def forward(cls, ctx, x)` (HRNet's InPlaceABNSync)
+                continue
             if is_method and i == 0:
-                if self.is_function_forward or any(
-                    dotted_name(d.decorator) == "classmethod" for d in self.info.node.decorators
-                ):
+                if is_classmethod and self.is_function_forward:
+                    continue  # (`cls`; `ctx` comes next)
+                if self.is_function_forward or is_classmethod:
                     self.ctx_name = name
                     continue
                 if name == "self":
@@ -1565,8 +1571,10 @@ class FunctionInterpreter:
         elif kind is cst.Assign:
             value = self.eval(small.value, state)
             activation = self.last_inplace_activation
+            kept = _rewrapped(small, value, state)
             for target in small.targets:
                 self.bind(target.target, value, state, small)
+            state.env.update(kept)
             if activation is not None:
                 name, node, text = activation
                 targets = {dotted_name(t.target) for t in small.targets}
@@ -2656,7 +2664,11 @@ class FunctionInterpreter:
         """The value whose attribute `attr` is read. `x.size(0)` after `out = F.relu(x,
         inplace=True)` reads the shape, which the write did not change (gpytorch's DenseNet
         `out.view(features.size(0), -1)`): no reuse of the overwritten name (IPL102)."""
-        if attr in _UNCHANGED_BY_WRITES and type(expr) is cst.Name and expr.value in self.clobbered:
+        if (
+            (attr in _UNCHANGED_BY_WRITES or attr in _METADATA_FACTORIES)
+            and type(expr) is cst.Name
+            and expr.value in self.clobbered
+        ):
             kept = self.clobbered.pop(expr.value)
             value = self.eval(expr, state)
             self.clobbered[expr.value] = kept
@@ -3593,9 +3605,12 @@ class FunctionInterpreter:
         ):
             return self.call_local_function(f"{self.cls.name}.{method}", call, state)
         if method == "backward":
-            self._args(call, state)
+            positional, _ = self._args(call, state)
             retain = _retain_requested(call)
             lineage = lineage_of(receiver)
+            if not lineage and positional and isinstance(positional[0], TensorVal):
+                # `accelerator.backward(loss)`, `scaler.backward(loss)`: the loss's backward
+                lineage = positional[0].lineage
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
         if method == "step" and kb.looks_like_optimizer(name):
@@ -7361,6 +7376,33 @@ _BINDING_TARGETS = (
 )
 
 
+def _rewrapped(small: cst.Assign, value: Value, state: State) -> dict[str, Value]:
+    """`D, opt_d = accelerator.prepare(D, opt_d)`, `model, optimizer = amp.initialize(model,
+    optimizer)`, `netD, optimizerD, loader = privacy_engine.make_private(module=netD,
+    optimizer=optimizerD, ...)`: a call the analysis cannot see into, handed models and
+    optimizers and unpacked into the same names, returns them wrapped; they run and update as
+    before. Those names keep what they held."""
+    call = small.value
+    if type(call) is not cst.Call or isinstance(value, SeqVal) or len(small.targets) != 1:
+        return {}
+    target = small.targets[0].target
+    if type(target) not in (cst.Tuple, cst.List):
+        return {}
+    given: set[str] = set()
+    for arg in call.args:
+        if arg.star:
+            continue
+        inner = arg.value.elements if type(arg.value) in (cst.Tuple, cst.List) else [arg]
+        given.update(e.value.value for e in inner if type(e.value) is cst.Name)
+    kept: dict[str, Value] = {}
+    for element in target.elements:
+        name = element.value.value if type(element.value) is cst.Name else None
+        held = state.env.get(name) if name in given else None
+        if isinstance(held, (ModuleVal, OptimizerVal)):
+            kept[name] = held
+    return kept
+
+
 def _assigned_as_is(value, node) -> bool:
     """`y = <node>`, or one branch of `y = <node> if c else <other>`."""
     while type(value) is cst.IfExp:
@@ -7872,6 +7914,8 @@ _ENTRY_METHODS = frozenset({"forward", "__call__", "_forward_impl"})
 _UNCHANGED_BY_WRITES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
 )
+# Methods that read only a tensor's dtype and device (`c.new_zeros(n)`): no reuse of its values.
+_METADATA_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
 # (an unknown value's attribute among these carries no graph: ``eval_attribute``)
 _GRAPHLESS_ATTRIBUTES = _METADATA_ATTRIBUTES | _UNCHANGED_BY_WRITES
 
