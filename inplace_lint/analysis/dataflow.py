@@ -707,19 +707,22 @@ class ModuleDataflow:
             for callee, grad, _, condition in result.call_sites:
                 if grad:  # (calls made without grad break nothing)
                     sites.setdefault(callee, set()).add(condition)
+        held: dict[str, str] = {}  # callee -> the one option test all its calls are made under
         for callee, conditions in sites.items():
-            if len(conditions) != 1 or None in conditions:
-                continue
             info = self.index.functions.get(callee)
-            if info is None or info.cls is None or info.node.name.value in _ENTRY_METHODS:
-                continue
-            condition = conditions.pop()
-            for key, result in self._every_result():
-                if key != callee:
-                    continue
-                for write in result.writes:
-                    if write.condition is None:
-                        write.condition = condition
+            if (
+                len(conditions) == 1
+                and None not in conditions
+                and info is not None
+                and info.cls is not None
+                and info.node.name.value not in _ENTRY_METHODS
+            ):
+                held[callee] = next(iter(conditions))
+        for key, result in self._every_result() if held else ():
+            condition = held.get(key)
+            for write in result.writes if condition is not None else ():
+                if write.condition is None:
+                    write.condition = condition
 
 
 # --------------------------------------------------------------------------------------------
@@ -935,14 +938,13 @@ class FunctionInterpreter:
         is_classmethod = any(
             dotted_name(d.decorator) == "classmethod" for d in self.info.node.decorators
         )
+        # `def forward(cls, ctx, x)` (HRNet's InPlaceABNSync): `cls` first, then `ctx`
+        first = 1 if is_method and self.is_function_forward and is_classmethod else 0
         for i, param in enumerate(all_params + list(params.kwonly_params)):
             name = param.name.value
-            if is_method and i == 1 and self.is_function_forward and is_classmethod:
-                self.ctx_name = name  # `def forward(cls, ctx, x)` (HRNet's InPlaceABNSync)
+            if i < first:
                 continue
-            if is_method and i == 0:
-                if is_classmethod and self.is_function_forward:
-                    continue  # (`cls`; `ctx` comes next)
+            if is_method and i == first:
                 if self.is_function_forward or is_classmethod:
                     self.ctx_name = name
                     continue
@@ -1910,12 +1912,7 @@ class FunctionInterpreter:
             if isinstance(value, ModuleVal) and value.path.startswith("<"):
                 value = replace(value, path=target.value)
             held = state.env.get(target.value)
-            if (
-                isinstance(held, ModuleVal)
-                and held.has_parameters
-                and not isinstance(value, ModuleVal)
-                and isinstance(value, Unknown)
-            ):
+            if isinstance(held, ModuleVal) and held.has_parameters and isinstance(value, Unknown):
                 # `netD, optimizerD = privacy_engine.make_private(module=netD, ...)`: a model
                 # whose parameters the analysis no longer follows (``optimizer_step``)
                 self.lost_models = True
