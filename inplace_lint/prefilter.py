@@ -811,7 +811,9 @@ def _aug_candidate(node: ast.AugAssign) -> bool | tuple[tuple[str, str], ...]:
     if type(target) is ast.Name:
         # `step += 1` on a counter; `outputs += more` on a list: no tensor is written
         return ((target.id, "number" if _number(value) else "container"),)
-    return not (isinstance(target, ast.Subscript) and _string_key(target.slice))
+    # (`feats["p3"] += up` writes the tensor a dict holds under that key: the analysis follows
+    # the entries of dicts a function builds)
+    return True
 
 
 def _assign_candidate(node: ast.Assign) -> bool | tuple[tuple[str, str], ...]:
@@ -1045,9 +1047,13 @@ def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Modul
     cls = method.owner
     if unit.owner is cls or cls.name in unit.names:
         return True
-    if unit.owner is not None and unit.owner in module.lineage(cls):
+    if unit.owner is not None and (
+        unit.owner in module.lineage(cls) or cls in module.lineage(unit.owner)
+    ):
         # a base class's method calling `self.m(...)` that a subclass defines: it runs the
-        # override for the subclass's instances (a `Transform.__call__` running `self._call`)
+        # override for the subclass's instances (a `Transform.__call__` running `self._call`);
+        # a subclass's method calling one it inherits (`self.take_optimisation_step(...)` of
+        # an RL agent's base class)
         return True
     if unit.owner is not None and any(cls.name in init.names for init in unit.owner.init):
         return True
@@ -1058,6 +1064,23 @@ def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Modul
     ):
         module.given_instances.setdefault(unit, set()).add(cls)
         return True
+    # `self.loss_f.call_optimize(...)` where `__init__` kept what its caller gave it
+    # (`self.loss_f = loss_f`): the analysis runs the instance's method with that object
+    return (
+        cls.name in instantiated
+        and not _is_autograd_function(cls)
+        and unit.owner is not None
+        and "self" in unit.scan.called
+        and _keeps_given_objects(unit.owner)
+    )
+
+
+def _keeps_given_objects(cls: _Unit) -> bool:
+    """Whether the class's `__init__` stores one of its parameters on `self`."""
+    for init in cls.init:
+        params = _parameter_names(init.node) - {"self"}
+        if params and any(not names.isdisjoint(params) for _, _, names in cls.assigns):
+            return True
     return False
 
 

@@ -49,6 +49,7 @@ from inplace_lint.analysis.values import (
     UNKNOWN,
     ArrayVal,
     ConstVal,
+    DictVal,
     FrameworkRef,
     GradModeVal,
     LoopCounter,
@@ -261,6 +262,7 @@ class ModuleDataflow:
         self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
+        self.backward_ops: set[int] = set()  # those a backward reaches
         self.results: dict[str, FunctionResult] = {}
         self._in_progress: set[str] = set()
         self.class_attributes: dict[str, dict[str, Value]] = {}
@@ -313,6 +315,14 @@ class ModuleDataflow:
         broken save: the write is not confirmed. A helper nobody here calls is left as it is
         (its callers are elsewhere), and so is any module where a backward of a graph the
         analysis cannot follow ran."""
+        for key, result in self._every_result():
+            ops = self.helper_results.get(key)
+            if not ops or None in ops or not ops & self.backward_ops:
+                # (a training step's return: only a backward seen here through the result
+                # confirms the step it broke, not a caller returning it in turn)
+                for write in result.writes:
+                    if write.confirmed_by_step_return and not write.confirmed_by_backward:
+                        write.confirmed = set()
         if self.unknown_backward:
             return
         for key, result in self._every_result():
@@ -1595,6 +1605,8 @@ class FunctionInterpreter:
                 else:
                     if not self._training_step():  # (as for `self.x = ...` in ``bind``)
                         self.reach(lineage_of(value), state, retain=True, by_return=True)
+                    else:
+                        self._reach_after_step(lineage_of(value))
                     self._record_return(value, state)
             state.reachable = False
         elif kind is cst.Raise:
@@ -1985,6 +1997,17 @@ class FunctionInterpreter:
             for element in target.slice:
                 if isinstance(element.slice, cst.Index):
                     self.eval(element.slice.value, state)
+            if isinstance(base, DictVal):
+                path = dotted_name(target.value)
+                if path is not None and state.env.get(path) is base:
+                    key = _dict_index(target)
+                    state.env[path] = (
+                        base.with_item(key, value)
+                        if key is not _NOT_LITERAL
+                        # (an entry the analysis cannot name may be any of them)
+                        else DictVal(base.lineage | lineage_of(value))
+                    )
+                return
             if isinstance(base, SeqVal) and type(target.value) is cst.Name:
                 # `rep[0] = nn.ReLU(inplace=False)`: that item of the list is replaced
                 # (segmentation_models_pytorch's Xception block); any other index: unknown
@@ -2265,6 +2288,10 @@ class FunctionInterpreter:
                 self._subscript_write(base, target, state, node, rhs, augmented=True)
                 return
             current = _list_item(base, target)
+            if isinstance(base, DictVal) and isinstance(
+                held := base.get(_dict_index(target)), TensorVal
+            ):
+                current = held  # `blocks[(0, 0)] *= s`: the tensor under that key, in place
             if current is None:
                 return
         else:
@@ -2430,6 +2457,14 @@ class FunctionInterpreter:
             return value
         if kind is cst.Await:
             return self.eval(expr.expression, state)
+        if kind is cst.Dict and all(_dict_key(e) is not _NOT_LITERAL for e in expr.elements):
+            # `blocks = {}`, `{"q": q, "k": k}`: a dict whose entries are followed by key
+            items = tuple((_dict_key(e), self.eval(e.value, state)) for e in expr.elements)
+            lineage = frozenset().union(*(lineage_of(v) for _, v in items))
+            values = [ConstVal(k) for k, _ in items] + [v for _, v in items]
+            if _plain_config(expr.elements, values, lineage):
+                return ConstVal(CONFIG_DEFAULT)  # `{"type": "ReLU"}`: a config, not None
+            return DictVal(lineage, items)
         if kind is cst.Dict or kind is cst.Set:
             lineage = frozenset()
             values = [self.eval(child, state) for child in _children_exprs(expr)]
@@ -2449,6 +2484,10 @@ class FunctionInterpreter:
         for arg in call.args:
             if type(arg.value) is cst.Name and isinstance(state.env.get(arg.value.value), SeqVal):
                 state.env[arg.value.value] = UNKNOWN
+            elif type(arg.value) is cst.Name and isinstance(
+                held := state.env.get(arg.value.value), DictVal
+            ):
+                state.env[arg.value.value] = DictVal(held.lineage)  # (its entries may change)
 
     def _sequence_argument(self, value: Value, other: cst.BaseExpression) -> bool:
         """`cache if cache is not None else []` / `cache or []`: an argument that stands in for a
@@ -2867,6 +2906,10 @@ class FunctionInterpreter:
             self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
             # an entry of what a call computed (`critic(obs, a)["q"]`) has its graph
             return Unknown(base.lineage)
+        if isinstance(base, DictVal):
+            key = _dict_index(expr)
+            held = base.get(key) if key is not _NOT_LITERAL else None
+            return held if held is not None else Unknown(base.lineage)
         if isinstance(base, ParamsVal) and base.mapping:
             # `params[f"weight_ih_l{layer}"]` of `dict(rnn.named_parameters())`: a parameter
             return _parameter_of(base, f"the parameter `{_code(self, expr)}`")
@@ -3288,6 +3331,20 @@ class FunctionInterpreter:
                 return result
             return UNKNOWN
         if qual in kb.FROM_NUMPY:
+            if (
+                qual != "torch.from_numpy"
+                and call.args
+                and not call.args[0].star
+                and isinstance(call.args[0].value, (cst.Name, cst.Attribute))
+                and self._default_float_dtype(call, state)
+                and isinstance(given := self.eval(call.args[0].value, state), TensorVal)
+            ):
+                # `torch.as_tensor(tensor, dtype=torch.float32, device=tensor.device)` given a
+                # tensor of that dtype and device returns that very tensor (mmdetection3d's box
+                # classes), as `tensor.to(...)` does; another dtype (or one the code does not
+                # spell) may make a copy
+                self._args(call, state)
+                return given
             storage = new_id()
             if call.args and isinstance(call.args[0].value, (cst.Name, cst.Attribute)):
                 path = dotted_name(call.args[0].value)
@@ -3490,6 +3547,11 @@ class FunctionInterpreter:
                 return UNKNOWN
         if isinstance(receiver, TensorVal):
             return self.call_tensor_method(receiver, receiver_expr, method, call, state)
+        if isinstance(receiver, DictVal) and method not in _DICT_READERS:
+            # `d.update(...)`, `d.pop(k)`, `d.setdefault(...)`: its entries may change
+            path = dotted_name(receiver_expr)
+            if path is not None and state.env.get(path) is receiver:
+                state.env[path] = DictVal(receiver.lineage)
         if method in _NEW_TENSOR_METHODS and self.fw == "torch" and isinstance(receiver, Unknown):
             return self._new_tensor("torch", call, state)  # a tensor the analysis lost track of
         if isinstance(receiver, ModuleVal):
@@ -3551,6 +3613,9 @@ class FunctionInterpreter:
                     # (`def backward(gen_loss, dis_loss)`): each caller replays it in order
                     name = receiver_expr.value
                     self.result.summary.train_steps.append(("global_step", name, call))
+                else:
+                    # (`opt.step()` of a method run inline, `opt` bound to `self.copt`)
+                    self._note_passed_step(receiver, call, state)
             return UNKNOWN
         if isinstance(receiver, ParamsVal):
             self._args(call, state)
@@ -3863,6 +3928,16 @@ class FunctionInterpreter:
             key = f"{module.local_class}.{method}"
             if key in self.index.functions:
                 return self.call_local_function(key, call, state, self_entry=module.init_entry)
+        if (
+            module.local_class
+            and f"{module.local_class}.{method}" in self.index.functions
+            and (cls := self.index.classes.get(module.local_class)) is not None
+            and not (cls.module_fw or cls.looks_like_module)
+        ):
+            # `runner.train(x)` of a plain class (a TBPTT runner, an RL agent): its own method,
+            # not `nn.Module.train`
+            key = f"{module.local_class}.{method}"
+            return self.call_local_function(key, call, state, module=module)
         if method in (
             "to",
             "cuda",
@@ -4475,6 +4550,23 @@ class FunctionInterpreter:
             output_condition=callee.summary.saved_output_condition if callee else None,
             opaque=callee is None or callee.summary.opaque_inside,
             uses_views=callee is None,
+            # `self.critic_losses(s, r)` given what this function cannot follow (a batch from
+            # `self.sample()`): what it returns went through `self.critic`, so it is a tensor
+            # with that graph, whatever the arguments were
+            # (also `critic.learn(s, r, s_)` of a plain class's instance given numpy arrays,
+            # whose returned TD error went through `self.critic_net`)
+            tensor_result=callee is not None
+            and _returns_value(callee.info.node.body)
+            and (
+                _called_on_self(call)
+                and bool(
+                    callee.summary.graph_self_submodules or callee.summary.item_self_submodules
+                )
+                or module is not None
+                and module.local_class is not None
+                and module.path != "self"
+                and callee.summary.returns_requires_grad is True
+            ),
         )
         if callee is not None:
             result = self._untraced_arguments_dropped(
@@ -4635,6 +4727,13 @@ class FunctionInterpreter:
             if kind == "self_step":
                 if instance is not None and instance.path != "self":
                     self._instance_step(instance, index, detail, call, state)
+                elif self.cls is not None and _called_on_self(call):
+                    # `self.update_all(cl, al)`, not run inline (it steps through helpers of
+                    # its own): the step of `self.copt` is this instance's, here
+                    optimizer = state.env.get(f"self.{index}")
+                    if isinstance(optimizer, OptimizerVal):
+                        self.optimizer_step(optimizer, detail, state, callee=call)
+                        self.result.summary.train_steps.append(("self_step", index, detail))
                 continue
             if kind == "global_step":
                 # (by name: the caller's own view of the module's optimizer, unless the
@@ -4649,8 +4748,35 @@ class FunctionInterpreter:
             value = arguments[index] if index < len(arguments) else None
             if kind == "backward" and isinstance(value, TensorVal):
                 self.backward(value.lineage or None, state, bool(detail))
+                # (a helper of a helper: `update_all(cl, al)` hands its losses on to
+                # `take_step(opt, loss)`; its own callers replay the backward on theirs)
+                for origin in sorted(value.lineage & self.param_origins.keys()):
+                    self.result.summary.train_steps.append(
+                        ("backward", self.param_origins[origin], detail)
+                    )
             elif kind == "step" and isinstance(value, OptimizerVal):
                 self.optimizer_step(value, detail, state, callee=call)
+                self._note_passed_step(value, detail, state)
+
+    def _note_passed_step(self, optimizer: OptimizerVal, step, state: State) -> None:
+        """A helper stepped an optimizer this function passed it: record the step as this
+        function's own, by how it holds the optimizer (an argument of its own, `self.<name>`,
+        the module's global), so that its callers replay it in order with its backwards."""
+        summary = self.result.summary
+        for name, index in self.param_index.items():
+            if state.env.get(name) is optimizer:
+                summary.train_steps.append(("step", index, step))
+                return
+        if self.cls is not None:
+            for path, held in state.env.items():
+                if held is optimizer and path.startswith("self.") and "." not in path[5:]:
+                    summary.train_steps.append(("self_step", path[5:], step))
+                    return
+        if self.info.key != MODULE_KEY:
+            for name, held in self.flow.globals.items():
+                if held is optimizer and state.env.get(name) is optimizer:
+                    summary.train_steps.append(("global_step", name, step))
+                    return
 
     def _instance_optimizer(self, instance: ModuleVal, name: str) -> OptimizerVal | None:
         """The optimizer over known modules that the instance's `__init__` bound to `self.<name>`."""
@@ -5124,6 +5250,7 @@ class FunctionInterpreter:
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
                 init_entry = _init_signature(arguments, trainable=True)
+                self._replay_init_writes(init_key, arguments, call, state)
             return ModuleVal(
                 path=f"<{cls_name}>",
                 local_class=cls_name,
@@ -5134,6 +5261,45 @@ class FunctionInterpreter:
                 has_parameters=False,
             )
         return UNKNOWN
+
+    def _default_float_dtype(self, call: cst.Call, state: State) -> bool:
+        """`torch.as_tensor(x)` / `torch.as_tensor(x, dtype=torch.float32)`: no dtype, or the
+        default float one that model tensors have (spelled so, or held by a name)."""
+        for arg in call.args[1:]:
+            if (arg.keyword is None and arg is call.args[1]) or (
+                arg.keyword is not None and arg.keyword.value == "dtype"
+            ):
+                expr = arg.value
+                if dotted_name(expr) in _FLOAT32:
+                    continue
+                held = self.eval(expr, state) if type(expr) is cst.Name else None
+                if isinstance(held, FrameworkRef) and held.qualname in _FLOAT32:
+                    continue
+                if held is UNKNOWN and self._parameter_default(expr.value) in _FLOAT32:
+                    continue  # (`def to_tensor(x, dtype=torch.float32)` left at its default)
+                return False
+        return True
+
+    def _parameter_default(self, name: str) -> str | None:
+        """The dotted default of this function's parameter ``name``, if it has one."""
+        params = self.info.node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value == name and param.default is not None:
+                return dotted_name(param.default)
+        return None
+
+    def _replay_init_writes(self, init_key: str, arguments: list, call, state: State) -> None:
+        """`Boxes(pred)` whose `__init__` keeps the tensor and writes it in place (`self.tensor =
+        tensor; self.tensor[:, :3] += ...`, mmdetection3d's box classes): the construction writes
+        the caller's tensor, as a helper writing its argument does."""
+        if not self.call_local_functions or init_key == self.info.key:
+            return
+        callee = self.flow.result(init_key)
+        if callee is None or not callee.summary.param_writes:
+            return
+        self._apply_param_writes(
+            callee.summary, arguments, call, state, f"`{_short(self, call.func)}`"
+        )
 
     def _holds_parameters(self, cls, init_entry: tuple) -> bool:
         """A class with a `forward` but no module base (a from-scratch MLP holding plain
@@ -5167,6 +5333,8 @@ class FunctionInterpreter:
             if type(callee) is cst.Name and receiver is None and callee.value not in state.env
             else None
         )
+        if builtin == "dict" and not call.args:
+            return DictVal()  # `feats = dict()`: entries followed by key, as for `{}`
         if builtin == "dict" and _plain_config(call.args, positional + list(keywords.values())):
             # `act_cfg = dict(type="ReLU")` handed to mmcv's ConvModule: not None, so the
             # activation it guards is built
@@ -5240,6 +5408,7 @@ class FunctionInterpreter:
         opaque: bool | None = None,
         uses_views: bool = True,
         output_condition: str | None = None,
+        tensor_result: bool = False,
     ) -> Value:
         """A call's result when the op is not in the tables. ``opaque``: what the call saved is
         not known (by default: when the result is not ``known``); with a tensor that may require
@@ -5253,7 +5422,7 @@ class FunctionInterpreter:
         ):
             self.result.summary.opaque_inside = True
         lineage = frozenset().union(*(lineage_of(a) for a in args)) if args else frozenset()
-        if not tensors and requires_grad is None:
+        if not tensors and requires_grad is None and not tensor_result:
             return Unknown(lineage) if lineage else UNKNOWN
         op_id = new_id()
         rg = (
@@ -6339,6 +6508,8 @@ class FunctionInterpreter:
         if not lineage:
             return
         self.flow.reached_ops.update(lineage)
+        if by_backward:
+            self.flow.backward_ops.update(lineage)
         for write in self.pending:
             for save in write.saves:
                 if save.op_id in lineage:
@@ -6349,6 +6520,23 @@ class FunctionInterpreter:
                 write.reaches_backward = True
 
     # ---------------------------------------------------------------- wrap-up
+    def _reach_after_step(self, lineage: frozenset[int]) -> None:
+        """A training step returns a graph its own optimizer step broke (`Critic.learn`: forward,
+        backward, `self.optimizer.step()`, `return td_error` that the actor's loss multiplies
+        in). What such a function returns is usually for logging, so the step is confirmed only
+        where a caller in this module backwards the result
+        (``ModuleDataflow._drop_unread_helper_returns``)."""
+        if not lineage:
+            return
+        for write in self.pending:
+            if write.how != "optimizer" or write.confirmed:
+                continue
+            reached = {save.op_id for save in write.saves if save.op_id in lineage}
+            if reached:
+                write.confirmed |= reached
+                write.confirmed_by_return = True
+                write.confirmed_by_step_return = True
+
     def _finish_function_checks(self, state: State) -> None:
         if not self.is_function_forward or _backward_raises(self.info.cls):
             # (a backward that only raises, MONAI's PHLFilter: no gradient at all, so no
@@ -6556,6 +6744,10 @@ def _init_signature(arguments: list, trainable: bool = False) -> tuple:
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
+        elif isinstance(value, OptimizerVal) and value.modules is not None:
+            # `TBPTT(net, loss_fn, k1, k2, optimizer)`: the optimizer its methods step, over
+            # the modules the caller built it for
+            entry.append(value)
         elif trainable and isinstance(value, TensorVal) and value.requires_grad is True:
             entry.append(True)
         else:
@@ -6703,6 +6895,10 @@ def _trimmed(entry: list) -> tuple:
         entry.pop()
     return tuple(entry)
 
+
+_FLOAT32 = frozenset({"torch.float32", "torch.float"})
+# dict methods that leave its entries as they are
+_DICT_READERS = frozenset({"get", "keys", "values", "items", "copy", "__getitem__", "__contains__"})
 
 # Views that swap axes, and the reshapes that then copy (torch).
 _PERMUTING_VIEWS = frozenset(
@@ -6867,6 +7063,31 @@ def _short_text(text: str) -> str:
     if "(" in text and len(text) > 40:
         return text.split("(", 1)[0] + "(...)"
     return text
+
+
+def _dict_index(expr: cst.Subscript) -> object:
+    """The literal key of `d[k]` (one index), else _NOT_LITERAL."""
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return _NOT_LITERAL
+    return _subscript_key(expr.slice[0].slice.value)
+
+
+def _dict_key(element) -> object:
+    """The key of a dict display's entry when it is a hashable literal (`"q"`, `0`, `(0, 1)`),
+    else _NOT_LITERAL (a `**spread` too)."""
+    if type(element) is not cst.DictElement:
+        return _NOT_LITERAL
+    return _subscript_key(element.key)
+
+
+def _subscript_key(expr) -> object:
+    """A literal usable as a dict key (strings, numbers, flags, tuples of them)."""
+    key = _literal(expr)
+    try:
+        hash(key)
+    except TypeError:
+        return _NOT_LITERAL
+    return key
 
 
 def _literal(expr) -> object:

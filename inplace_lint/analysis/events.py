@@ -45,6 +45,9 @@ class Write:
     caller_state_update: bool = False
     confirmed_by_backward: bool = False  # a backward (not only a return) reaches a save
     confirmed_by_return: bool = False  # the function's own return reaches a save
+    # a training step's return reaches the save its optimizer step broke (a critic's `learn`
+    # returning its undetached TD error): holds only where a caller here backwards the result
+    confirmed_by_step_return: bool = False
     condition: str | None = None  # the enclosing `if self.<option>:` test, when there is one
     speculative: bool = False  # in a method no forward and nothing in this module calls
     # the write changed the memory of views returned by one multi-output call, and one of them

@@ -270,6 +270,25 @@ class LoopCounter(Unknown):
     first: bool = True
 
 
+@dataclass(frozen=True)
+class DictVal(Unknown):
+    """A dict this function built (`blocks = {}`, `dict()`, `{"q": q}`): the values under keys
+    written as literals (`blocks[(0, 0)] = u`, then `blocks[(0, 0)] *= s` writes `u`). Any other
+    use is an unknown value, as before."""
+
+    items: tuple[tuple[object, object], ...] = ()
+
+    def get(self, key: object) -> object | None:
+        for k, v in self.items:
+            if k == key and type(k) is type(key):
+                return v
+        return None
+
+    def with_item(self, key: object, value: object) -> DictVal:
+        kept = tuple((k, v) for k, v in self.items if not (k == key and type(k) is type(key)))
+        return DictVal(self.lineage | lineage_of(value), (*kept, (key, value)))
+
+
 Value = (
     TensorVal
     | ModuleVal
@@ -479,6 +498,15 @@ def merge_values(vals: list[Value | None]) -> Value:
         # (where the other path binds nothing, a use there raises AttributeError), or
         # `self.body.add_module(...)` in a loop (its fullest state, as for lists).
         return max(present, key=lambda v: len(v.children))
+    if present and all(type(v) is DictVal for v in present):
+        # a dict built on every path: the keys every path wrote, their values merged
+        first_items = present[0].items if len(present) == len(vals) else ()
+        merged = tuple(
+            (key, merge_values([v.get(key) for v in present]))
+            for key, _ in first_items
+            if all(v.get(key) is not None for v in present[1:])
+        )
+        return DictVal(frozenset().union(*(v.lineage for v in present)), merged)
     if (
         present
         and all(type(v) is type(present[0]) for v in present)

@@ -482,6 +482,44 @@ CASES = {
         """,
         "return self._call(x)",
     ),
+    "a subclass's method calling a step helper it inherits": (
+        # p-christ's SAC-Discrete: `update_all_parameters` hands its losses to the base class's
+        # `take_optimisation_step`
+        """
+        class BaseAgent:
+            def take_optimisation_step(self, optimizer, loss):
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+        class Agent(BaseAgent):
+            def update_all_parameters(self, critic_loss, actor_loss):
+                self.take_optimisation_step(self.critic_optimizer, critic_loss)
+                self.take_optimisation_step(self.actor_optimizer, actor_loss)
+        """,
+        "self.take_optimisation_step(self.critic_optimizer, critic_loss)",
+    ),
+    "a method calling a writing method of an object its constructor was given": (
+        # disentangling-vae#62: `Trainer(loss_f=FactorKLoss(...))`, `self.loss_f.call_optimize(...)`
+        """
+        class FactorLoss:
+            def call_optimize(self, data, model, optimizer):
+                loss = model(data).sum()
+                loss.backward(retain_graph=True)
+                optimizer.step()
+
+        class Trainer:
+            def __init__(self, loss_f):
+                self.loss_f = loss_f
+
+            def train_iteration(self, data, model, optimizer):
+                self.loss_f.call_optimize(data, model, optimizer)
+
+        def main(model, optimizer, data):
+            Trainer(FactorLoss()).train_iteration(data, model, optimizer)
+        """,
+        "self.loss_f.call_optimize(data, model, optimizer)",
+    ),
     "a module calling an instance of a subclass that inherits a writing forward": (
         """
         class Transform(nn.Module):
