@@ -119,6 +119,7 @@ class FunctionSummary:
     # a trainable module-level tensor (`def conv(x): return x * psf`, waveprop's learned PSF) or
     # makes one
     returns_requires_grad: bool = False
+    returns_dict: bool = False  # every return path returns a dict it built (``DictVal``)
     # every return path returns a tensor made in inference mode (`@torch.inference_mode()`)
     returns_inference: bool = False
     # every return path returns a fresh leaf that requires grad (fastbook's `init_params(size)`
@@ -1695,6 +1696,8 @@ class FunctionInterpreter:
         summary.returns_parameter_view = _unanimous(self.parameter_view_returns, parameter_view)
         grad_free = isinstance(value, TensorVal) and value.requires_grad is False
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
+        is_dict = type(value) is DictVal
+        summary.returns_dict = is_dict and (summary.returns_dict or first_return)
         leaf = (
             isinstance(value, TensorVal)
             and value.leaf
@@ -3400,6 +3403,13 @@ class FunctionInterpreter:
         if kb.is_noop_framework_call(qual):
             self._args(call, state)
             return UNKNOWN
+        if qual in _LEGACY_CONSTRUCTORS:
+            # `torch.Tensor(beam, 1)`, `torch.FloatTensor([0.5])`: a new tensor without grad;
+            # given a tensor, the legacy constructor shares its memory
+            positional, keywords = self._args(call, state)
+            if not keywords and len(positional) == 1 and isinstance(positional[0], TensorVal):
+                return positional[0]
+            return self._new_leaf(fw, False, call, state)
         if kb.is_constructor(qual):
             self._args(call, state)
             rg = _literal_kw(call, "requires_grad")
@@ -4604,6 +4614,10 @@ class FunctionInterpreter:
                 self._apply_self_submodules(callee.summary, result, call, state, op_text)
             if module is not None and module.has_parameters:
                 self._apply_own_parameters(callee.summary, module, result, call, state, op_text)
+            if callee.summary.returns_dict and isinstance(result, TensorVal):
+                # `grads = self._integrate_gradients(instance)` returning the dict it built:
+                # entries to read (with the call's graph), not a tensor to write into
+                return DictVal(result.lineage)
         return result
 
     @staticmethod
@@ -5275,13 +5289,13 @@ class FunctionInterpreter:
                 held = self.eval(expr, state) if type(expr) is cst.Name else None
                 if isinstance(held, FrameworkRef) and held.qualname in _FLOAT32:
                     continue
-                if held is UNKNOWN and self._parameter_default(expr.value) in _FLOAT32:
+                if held is UNKNOWN and self._dotted_default(expr.value) in _FLOAT32:
                     continue  # (`def to_tensor(x, dtype=torch.float32)` left at its default)
                 return False
         return True
 
-    def _parameter_default(self, name: str) -> str | None:
-        """The dotted default of this function's parameter ``name``, if it has one."""
+    def _dotted_default(self, name: str) -> str | None:
+        """The dotted default of this function's parameter ``name`` (`torch.float32`), if any."""
         params = self.info.node.params
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             if param.name.value == name and param.default is not None:
@@ -5348,6 +5362,11 @@ class FunctionInterpreter:
             and positional[0].named
         ):
             return replace(positional[0], mapping=True)  # `dict(rnn.named_parameters())`
+        if builtin == "dict":
+            # `dict(assertions)`, `dict(zip(names, feats))`: a dict, never a tensor; its entries
+            # are not followed
+            args = positional + list(keywords.values())
+            return DictVal(frozenset().union(*(lineage_of(a) for a in args)))
         if builtin in _SEQUENCE_BUILTINS:
             # `list(range(n))`, `list(torch.split(x, 2))`: a Python list (a write into its items
             # rebinds a slot); the same items when the analysis knows them
@@ -6897,6 +6916,10 @@ def _trimmed(entry: list) -> tuple:
 
 
 _FLOAT32 = frozenset({"torch.float32", "torch.float"})
+_LEGACY_CONSTRUCTORS = frozenset(
+    f"torch.{name}Tensor"
+    for name in ("", "Float", "Double", "Half", "Long", "Int", "Short", "Byte", "Char", "Bool")
+)
 # dict methods that leave its entries as they are
 _DICT_READERS = frozenset({"get", "keys", "values", "items", "copy", "__getitem__", "__contains__"})
 
