@@ -762,6 +762,7 @@ class FunctionInterpreter:
         self.cls = info.cls
         self.fw = self._framework()
         self.pending: list[Write] = []
+        self.branch: tuple[tuple[int, int], ...] = ()  # (if run, branch) enclosing the code run
         self.stmt: cst.CSTNode | None = None
         self.last_inplace_activation: tuple[str, cst.CSTNode, str] | None = None
         self.clobbered: dict[str, tuple[cst.CSTNode, str]] = {}
@@ -1260,10 +1261,13 @@ class FunctionInterpreter:
                 self.conditions.append(_code(self, stmt.test))
             clobbered = self.clobbered  # an activation's input clobbered in one branch is
             self.clobbered = dict(clobbered)  # not read in the other (X2Paddle's ReLU.forward)
+            outer_branch, run = self.branch, new_id()
             try:
                 then = state.copy()
                 self._refine(stmt.test, then, True)
+                self.branch = (*outer_branch, (run, 0))
                 then = self.exec_block(_body(stmt), then)
+                self.branch = (*outer_branch, (run, 1))
                 then_clobbered, self.clobbered = self.clobbered, dict(clobbered)
                 other = state.copy()
                 self._refine(stmt.test, other, False)
@@ -1275,6 +1279,7 @@ class FunctionInterpreter:
                     else:
                         other = self.exec_block(_body(stmt.orelse), other)
             finally:
+                self.branch = outer_branch
                 if configuration:
                     self.conditions.pop()
             if then.reachable and other.reachable:
@@ -6407,6 +6412,7 @@ class FunctionInterpreter:
             constructor_node=constructor,
         )
         write.condition = self.conditions[-1] if self.conditions else condition
+        write.branch = self.branch
         if write.condition is None and write.saves and all(s.condition for s in write.saves):
             write.condition = write.saves[0].condition  # saved only under some option's path
         write.caller_state_update = (
@@ -6530,6 +6536,8 @@ class FunctionInterpreter:
         if by_backward:
             self.flow.backward_ops.update(lineage)
         for write in self.pending:
+            if write.branch and self.branch and _other_branch(write.branch, self.branch):
+                continue  # (made in the other branch of an `if` this code runs in)
             for save in write.saves:
                 if save.op_id in lineage:
                     write.confirmed.add(save.op_id)
@@ -7086,6 +7094,13 @@ def _short_text(text: str) -> str:
     if "(" in text and len(text) > 40:
         return text.split("(", 1)[0] + "(...)"
     return text
+
+
+def _other_branch(made: tuple, here: tuple) -> bool:
+    """Whether code running in the branches ``here`` cannot follow a write made in ``made``: the
+    two went different ways at one run of an `if`."""
+    taken = dict(made)
+    return any(taken.get(run, branch) != branch for run, branch in here)
 
 
 def _dict_index(expr: cst.Subscript) -> object:

@@ -49,6 +49,9 @@ class Write:
     # returning its undetached TD error): holds only where a caller here backwards the result
     confirmed_by_step_return: bool = False
     condition: str | None = None  # the enclosing `if self.<option>:` test, when there is one
+    # the branches of `if` statements the write was made in, as (that run of the statement, which
+    # branch): a backward in the other branch of the same run never follows it
+    branch: tuple[tuple[int, int], ...] = ()
     speculative: bool = False  # in a method no forward and nothing in this module calls
     # the write changed the memory of views returned by one multi-output call, and one of them
     # is used afterwards in grad mode (the node using it): that use raises
