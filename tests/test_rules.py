@@ -60,3 +60,34 @@ def test_rule_with_a_fix_shows_one_in_an_example() -> None:
     for code, rule in RULES.items():
         if rule.fix_applicability == "safe" and rule.code[3] != "9":
             assert any(ex.fixed for ex in rule.INVALID), f"{code} claims a safe fix but shows none"
+
+
+_ALIASED_FUNCTION = """
+import torch
+from torch.autograd import Function
+
+
+class BNFunc(Function):
+    @staticmethod
+    def forward(ctx, x, {name}, momentum=0.1):
+        mean = x.mean(0)
+        {name}.mul_(1 - momentum).add_(momentum * mean)
+        ctx.save_for_backward(x)
+        return x - mean
+
+    @staticmethod
+    def backward(ctx, dz):
+        return dz - dz.mean(0), None, None
+
+
+bn = BNFunc.apply
+"""
+
+
+def test_function_only_aliased_is_judged_by_the_written_input() -> None:
+    # XMem's syncbn: a Function the module never calls; its running-statistics input is a
+    # buffer (quiet), any other input is reported, once for a chained write
+    quiet = lint_source(_ALIASED_FUNCTION.format(name="running_mean"))
+    assert [d.code for d in quiet] == []
+    loud = lint_source(_ALIASED_FUNCTION.format(name="state"))
+    assert [(d.code, d.span.start.row) for d in loud] == [("IPL106", 10)]

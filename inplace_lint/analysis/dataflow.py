@@ -5501,7 +5501,12 @@ class FunctionInterpreter:
 
         # out=
         out_value = keywords.get("out")
-        if isinstance(out_value, TensorVal) or (facts.out_param and facts.out_param in keywords):
+        if isinstance(out_value, TensorVal) or (
+            facts.out_param
+            and facts.out_param in keywords
+            # (`torch.mean(x, dim=-1, out=None)`: no output tensor, DeepCTR's FiBiNET)
+            and not (isinstance(out_value, ConstVal) and out_value.value is None)
+        ):
             requiring = [t for t in tensors if t.requires_grad is True]
             self.result.out_calls.append(
                 OutCall(
@@ -6574,6 +6579,7 @@ class FunctionInterpreter:
             p.name.value
             for p in (*self.info.node.params.posonly_params, *self.info.node.params.params)
         ][1:]  # after ctx
+        reported: set[int] = set()
         for write in self.result.writes:
             if (
                 write.tensor.storage in self.param_storages
@@ -6583,6 +6589,9 @@ class FunctionInterpreter:
                 index = self.param_storages[write.tensor.storage]
                 if index < len(names) and names[index] in optional:
                     continue  # `out=None`: a buffer given to be written (bitsandbytes)
+                if index in reported:
+                    continue  # (`running_mean.mul_(m).add_(d)`: one input, reported once)
+                reported.add(index)
                 self.result.function_issues.append(
                     CustomFunctionIssue(
                         "missing-mark-dirty",
@@ -6593,6 +6602,7 @@ class FunctionInterpreter:
                         "the gradient is computed for values that no longer exist",
                         function=self.info.key.split(".")[0],
                         param=index,
+                        param_name=names[index] if index < len(names) else "",
                     )
                 )
 

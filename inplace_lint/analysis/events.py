@@ -133,6 +133,7 @@ class CustomFunctionIssue:
     related: list[tuple[str, cst.CSTNode]] = field(default_factory=list)
     function: str = ""  # the Function class
     param: int = -1  # missing-mark-dirty: the written input's position in `apply(...)`
+    param_name: str = ""  # missing-mark-dirty: that input's name in `forward`
 
 
 @dataclass

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from inplace_lint.analysis.findings import Finding
@@ -55,4 +56,13 @@ class FunctionMissingMarkDirty(Rule):
                 # the caller never reads again: the changed value is never seen (TabNet's
                 # sparsemax shift, RoPE kernels whose caller rebinds `Q`)
                 continue
+            if not calls and _RUNNING_STATISTIC.search(issue.param_name):
+                # a Function this module only names (`bn = BNFunc.apply`, XMem's syncbn): its
+                # `running_mean` / `running_var` inputs are a caller's buffers, which hold no
+                # gradient; nothing here says what the callers pass
+                continue
             yield Finding(self.code, issue.node, issue.message, issue.related)
+
+
+# Inputs that by convention are a normalisation layer's statistics buffers.
+_RUNNING_STATISTIC = re.compile(r"(?:^|_)(?:running|moving)_|num_batches_tracked")
