@@ -3937,6 +3937,14 @@ class FunctionInterpreter:
                     children=children,
                     has_parameters=any(c.has_parameters for c in children),
                 )
+                name = (
+                    _literal(call.args[0].value) if method == "add_module" and call.args else None
+                )
+                if isinstance(name, str) and name.isidentifier():
+                    # `seq.conv` is that child, its tensors the container's (as `seq[0]`):
+                    # RepVGG's `conv_bn`, whose `rbr_dense.conv.weight` a BN fold writes
+                    named = f"{path}.{name}"
+                    state.env[named] = replace(child, uid=module.key_root, path=named)
             return UNKNOWN
         state.env.pop(_carry_key(module), None)  # `model.reset_state()`, `model.init_hidden()`
         if module.local_class and module.path == "self":
