@@ -5302,17 +5302,18 @@ class FunctionInterpreter:
                 held = self.eval(expr, state) if type(expr) is cst.Name else None
                 if isinstance(held, FrameworkRef) and held.qualname in _FLOAT32:
                     continue
-                if held is UNKNOWN and self._dotted_default(expr.value) in _FLOAT32:
+                default = self._default_of(expr.value) if held is UNKNOWN else None
+                if default is not None and dotted_name(default) in _FLOAT32:
                     continue  # (`def to_tensor(x, dtype=torch.float32)` left at its default)
                 return False
         return True
 
-    def _dotted_default(self, name: str) -> str | None:
-        """The dotted default of this function's parameter ``name`` (`torch.float32`), if any."""
+    def _default_of(self, name: str) -> cst.BaseExpression | None:
+        """The default expression of this function's parameter ``name``, if it has one."""
         params = self.info.node.params
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             if param.name.value == name and param.default is not None:
-                return dotted_name(param.default)
+                return param.default
         return None
 
     def _replay_init_writes(self, init_key: str, arguments: list, call, state: State) -> None:
@@ -5864,11 +5865,8 @@ class FunctionInterpreter:
         """The literal default of the function's parameter that ``expr`` names, else _NOT_LITERAL."""
         if type(expr) is not cst.Name:
             return _NOT_LITERAL
-        params = self.info.node.params
-        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-            if param.name.value == expr.value and param.default is not None:
-                return _literal(param.default)
-        return _NOT_LITERAL
+        default = self._default_of(expr.value)
+        return _literal(default) if default is not None else _NOT_LITERAL
 
     def _make_module(self, qual: str, facts, call: cst.Call, state: State) -> Value:
         positional, _ = self._args(call, state)
