@@ -21,7 +21,10 @@ class FunctionMissingMarkDirty(Rule):
     It is reported only where that can matter: when this module calls the Function's `apply`
     (directly or through an alias such as `sparsemax = SparsemaxFunction.apply`), some call must
     pass a tensor that may require grad and that the caller may read after the call. A parameter
-    defaulting to `None` (an `out=` buffer), a list or a dict is not such an input.
+    defaulting to `None` (an `out=` buffer), a list or a dict is not such an input. Where this
+    module never calls the Function, an input named as a normalisation statistic (`running_mean`,
+    `moving_var`, `num_batches_tracked`) is taken for a caller's buffer and not reported. Each
+    input is reported once, at its first write.
 
     ## Use instead
     Call `ctx.mark_dirty(x)` and return `x`, or compute out of place.
