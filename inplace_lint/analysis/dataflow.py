@@ -1438,6 +1438,8 @@ class FunctionInterpreter:
 
     def exec_loop(self, stmt: cst.For | cst.While, state: State) -> State:
         constants = self._constant_items(stmt, state)
+        if constants is None:
+            constants = self._spelled_children_items(stmt, state)
         if constants is not None:
             return self._exec_unrolled(stmt, constants, state)
         entry = state
@@ -1503,7 +1505,30 @@ class FunctionInterpreter:
             return iterable.items
         return None
 
-    def _exec_unrolled(self, stmt: cst.For, items: tuple[ConstVal, ...], state: State) -> State:
+    def _spelled_children_items(self, stmt, state: State) -> tuple[ModuleVal, ...] | None:
+        """The children of `for layer in self.layers:` over a container built from a display
+        of modules (`nn.ModuleList([nn.Sequential(nn.Linear(...), nn.ReLU()), nn.Linear(...)])`),
+        when the body has no `break` and no `else` follows: the loop runs once per child, in
+        order, and after it the name holds the last child's output (not, as a loop's merged
+        passes would have it, possibly the first child's ReLU output)."""
+        if (
+            type(stmt) is not cst.For
+            or type(stmt.target) is not cst.Name
+            or stmt.orelse is not None
+            or type(stmt.iter) not in (cst.Name, cst.Attribute)
+        ):
+            return None
+        container = self.eval(stmt.iter, state)  # a lookup: no effect
+        if (
+            isinstance(container, ModuleVal)
+            and container.children_exact
+            and 0 < len(container.children) <= _UNROLLED_LOOP
+            and not _has_break(stmt.body)
+        ):
+            return container.children
+        return None
+
+    def _exec_unrolled(self, stmt: cst.For, items: tuple[Value, ...], state: State) -> State:
         """Run the body once per known item: `if layer == "act":` is then decided on each."""
         current = state.copy()
         for item in items:
@@ -3935,6 +3960,7 @@ class FunctionInterpreter:
                 state.env[path] = replace(
                     module,
                     children=children,
+                    children_exact=False,  # (appended in a loop, perhaps)
                     has_parameters=any(c.has_parameters for c in children),
                 )
                 name = (
@@ -5885,6 +5911,7 @@ class FunctionInterpreter:
                     for v in items
                 )
             self._check_adjacency(children)
+        exact = bool(children) and _spelled_children(call, positional) == len(children)
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
             has_params = any(c.has_parameters for c in children)
@@ -5893,6 +5920,7 @@ class FunctionInterpreter:
             qualname=qual,
             facts=facts,
             children=children,
+            children_exact=exact,
             fw=fw,
             node=call,
             has_parameters=has_params,
@@ -8088,6 +8116,31 @@ def _parameter_collection(value: Value) -> bool:
         and bool(value.items)
         and all(_parameter_collection(i) for i in value.items)
     )
+
+
+def _spelled_children(call: cst.Call, positional: list) -> int | None:
+    """How many children a container's construction spells out one by one (`nn.Sequential(a,
+    b)`: 2, `nn.ModuleList([a, b, c])`: 3), or None when an argument may stand for several (a
+    starred or keyword argument, a comprehension, a name or call holding a list)."""
+    if len(positional) != len(call.args):
+        return None
+    count = 0
+    for arg, value in zip(call.args, positional):
+        if arg.star or arg.keyword is not None:
+            return None
+        if type(arg.value) in (cst.List, cst.Tuple):
+            if not isinstance(value, SeqVal) or any(
+                type(e) is not cst.Element for e in arg.value.elements
+            ):
+                return None
+            if any(isinstance(item, SeqVal) for item in value.items):
+                return None
+            count += len(arg.value.elements)
+        elif isinstance(value, ModuleVal):
+            count += 1
+        else:
+            return None
+    return count
 
 
 def _flatten(value: Value | None):

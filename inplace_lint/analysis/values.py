@@ -122,6 +122,10 @@ class ModuleVal:
     # nn.Sequential children, in order (not hashed: their facts hold dicts; equality still
     # compares them)
     children: tuple[ModuleVal, ...] = field(default=(), hash=False)
+    # the children are every child, in order (a container built from a display of modules:
+    # `nn.ModuleList([a, b])`, `nn.Sequential(a, b)`), not one child standing for several (a
+    # comprehension's, a loop's appends): a loop over it runs once per child
+    children_exact: bool = False
     fw: str = "torch"
     node: cst.CSTNode | None = None  # the constructor call
     has_parameters: bool = True
