@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, fields
 
 import libcst as cst
@@ -269,6 +269,7 @@ class ModuleDataflow:
         self.class_attributes: dict[str, dict[str, Value]] = {}
         self.specializations: dict[tuple, FunctionResult] = {}
         self.globals: dict[str, Value] = {}
+        self.global_uids: frozenset[str] = frozenset()  # the modules the globals hold
         self._closure_reads: dict[str, bool] = {}  # nested function -> reads its encloser's names
         self.snippets: dict[cst.CSTNode, str] = {}  # node -> its one-line quote (_code)
         # autograd.Function class -> one entry per `Fn.apply(...)` call: for each positional
@@ -289,6 +290,13 @@ class ModuleDataflow:
 
     def run(self) -> list[FunctionResult]:
         self.globals = self._module_globals()
+        self.global_uids = frozenset(
+            m.uid
+            for value in self.globals.values()
+            if isinstance(value, ModuleVal)
+            for m in (value, *value.children)
+            if m.uid
+        )
         for key, info in list(self.index.functions.items()):  # (nested defs join as met)
             if info.inherited_from is not None and not _entry_of_subclass(info):
                 continue  # an inherited method runs for a subclass where it is called
@@ -572,8 +580,14 @@ class ModuleDataflow:
             return {}
         interpreter = FunctionInterpreter(self, self.index.module_info)
         interpreter.call_local_functions = False
+        interpreter.factory_calls = _factory_calls(self.index.module_info.node, self.index)
         state = State()
+        # (a factory's analysis here sees no globals yet; what it leaves in the module's
+        # bookkeeping is dropped with its result: its functions are analysed again below)
+        kept_books = self._bookkeeping() if interpreter.factory_calls else None
         interpreter.exec_block(_body(self.index.module_info.node), state)
+        if kept_books is not None:
+            self._restore_bookkeeping(kept_books)
         self.results.clear()
         self.specializations.clear()
         self.class_attributes.clear()
@@ -589,6 +603,29 @@ class ModuleDataflow:
                 or (k.isupper() and _holds_string(v))
             )
         }
+
+    def _bookkeeping(self) -> tuple:
+        """Copies of what analysing a function adds to the module's bookkeeping."""
+        return (
+            {k: set(v) for k, v in self.helper_results.items()},
+            self.unknown_backward,
+            set(self.reached_ops),
+            set(self.backward_ops),
+            {k: list(v) for k, v in self.apply_uses.items()},
+            set(self.parametrized),
+            {k: list(v) for k, v in self.adjacency_calls.items()},
+        )
+
+    def _restore_bookkeeping(self, kept: tuple) -> None:
+        (
+            self.helper_results,
+            self.unknown_backward,
+            self.reached_ops,
+            self.backward_ops,
+            self.apply_uses,
+            self.parametrized,
+            self.adjacency_calls,
+        ) = kept
 
     def specialized(self, key: str, entry: tuple, self_entry: tuple = ()) -> FunctionResult | None:
         """The function analysed again with what a caller knows about its arguments (and, for a
@@ -795,6 +832,8 @@ class FunctionInterpreter:
         # per return path, ``FunctionSummary.item_self_submodules`` of its tuple (or None)
         self.item_submodule_returns: list[tuple | None] = []
         self.call_local_functions = True  # False while the module's globals are collected
+        # ...but for these calls: `model = create_model()` at the module's top level
+        self.factory_calls: frozenset[cst.Call] = frozenset()
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
@@ -4469,7 +4508,7 @@ class FunctionInterpreter:
         self_entry: tuple = (),
         bound: tuple[tuple, dict] | None = None,
     ) -> Value:
-        if not self.call_local_functions:
+        if not self.call_local_functions and call not in self.factory_calls:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
         if bound is not None:
@@ -4539,7 +4578,7 @@ class FunctionInterpreter:
                     if isinstance(held, TensorVal):
                         self._replay(inner, held, call, state)
             if callee.summary.returned is not None:
-                return _fresh_copy(callee.summary.returned)
+                return _fresh_copy(callee.summary.returned, self.flow.global_uids)
             viewed = callee.summary.returns_parameter_view
             if viewed is not None and module is not None and module.path != "self":
                 # `pol.initial_state(n)` returning `self.h0.expand(n, -1)`: a view of the
@@ -6744,15 +6783,57 @@ def _portable(value: Value) -> bool:
     return False
 
 
-def _fresh_copy(value: Value) -> Value:
-    """What a caller gets from a factory: the same modules, new tensors."""
-    if isinstance(value, SeqVal):
-        return SeqVal(tuple(_fresh_copy(i) for i in value.items))
-    if isinstance(value, TensorVal):
-        return replace(value, storage=new_id(), lineage=frozenset(), producer_node=None)
-    if isinstance(value, ModuleVal) and not value.path.startswith("<"):
-        return replace(value, path=f"<{value.path}>")
-    return value
+def _factory_calls(module, index) -> frozenset[cst.Call]:
+    """`model = create_model(...)` / `net, opt = build(...)` at the module's top level, calling
+    a function of the module: the modules and optimizers it returns are the globals functions
+    read (a swapped EMA update of that model, its optimizer stepped between two backwards)."""
+    calls = set()
+    for stmt in _body(module):
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if (
+                type(small) is cst.Assign
+                and type(small.value) is cst.Call
+                and type(small.value.func) is cst.Name
+                and small.value.func.value in index.functions
+                and all(type(t.target) in (cst.Name, cst.Tuple) for t in small.targets)
+            ):
+                calls.add(small.value)
+    return frozenset(calls)
+
+
+def _fresh_copy(value: Value, shared: Collection[str] = ()) -> Value:
+    """What a caller gets from a factory: new tensors, and new instances of the modules it
+    built, one per call (`model = create_model(); ema = create_model()` are two models: an EMA
+    update of one is no write into the other), with the optimizers it built over them. Modules
+    it did not build (``shared``: the module's globals) stay what they are."""
+    renamed: dict[str, str] = {}
+
+    def uid(key: str) -> str:
+        if not is_module_uid(key) or key in shared:
+            return key
+        if key not in renamed:
+            renamed[key] = new_module_uid()
+        return renamed[key]
+
+    def copy(value: Value) -> Value:
+        if isinstance(value, SeqVal):
+            return SeqVal(tuple(copy(i) for i in value.items))
+        if isinstance(value, TensorVal):
+            return replace(value, storage=new_id(), lineage=frozenset(), producer_node=None)
+        if isinstance(value, ModuleVal):
+            return replace(
+                value,
+                path=value.path if value.path.startswith("<") else f"<{value.path}>",
+                uid=uid(value.uid) if value.uid else value.uid,
+                children=tuple(copy(c) for c in value.children),
+            )
+        if isinstance(value, OptimizerVal) and value.modules:
+            return replace(value, modules=tuple(uid(k) for k in value.modules))
+        return value
+
+    return copy(value)
 
 
 @dataclass(frozen=True)
