@@ -1763,7 +1763,10 @@ class FunctionInterpreter:
                 None,
             )
         summary.returns_parameter_view = _unanimous(self.parameter_view_returns, parameter_view)
-        grad_free = isinstance(value, TensorVal) and value.requires_grad is False
+        # (a tuple of tensors counts when every item does: `return targets, max_probs` from an
+        # `@torch.inference_mode()` method)
+        items = _tensor_items(value)
+        grad_free = bool(items) and all(i.requires_grad is False for i in items)
         summary.returns_grad_free = grad_free and (summary.returns_grad_free or first_return)
         is_dict = type(value) is DictVal
         summary.returns_dict = is_dict and (summary.returns_dict or first_return)
@@ -1777,7 +1780,7 @@ class FunctionInterpreter:
             and not isinstance(value.storage, str)
         )
         summary.returns_leaf = leaf and (summary.returns_leaf or first_return)
-        inference = isinstance(value, TensorVal) and value.inference
+        inference = bool(items) and all(i.inference for i in items)
         summary.returns_inference = inference and (summary.returns_inference or first_return)
         requires = isinstance(value, TensorVal) and value.requires_grad is True
         summary.returns_requires_grad = requires and (summary.returns_requires_grad or first_return)
@@ -6781,6 +6784,19 @@ def _portable(value: Value) -> bool:
             isinstance(i, (ModuleVal, OptimizerVal, TensorVal, Unknown)) for i in value.items
         )
     return False
+
+
+def _tensor_items(value: Value) -> tuple[TensorVal, ...]:
+    """A returned tensor, or the items of a returned tuple all of which are tensors; else ()."""
+    if isinstance(value, TensorVal):
+        return (value,)
+    if (
+        isinstance(value, SeqVal)
+        and value.items
+        and all(isinstance(i, TensorVal) for i in value.items)
+    ):
+        return value.items
+    return ()
 
 
 def _factory_calls(module, index) -> frozenset[cst.Call]:
