@@ -243,6 +243,9 @@ class FunctionResult:
     adjacency: list[SequentialAdjacency] = field(default_factory=list)
     # callee, grad enabled, grad mode explicit, the enclosing option test (`not train_mode`)
     call_sites: list[tuple[str, bool, bool, str | None]] = field(default_factory=list)
+    # module forwards called with grad and given data (tensors that do not require grad) for
+    # every input that the forward, on its own, takes for one that does (``_data_inputs``)
+    data_calls: list[tuple[str, frozenset[int]]] = field(default_factory=list)
     summary: FunctionSummary = field(default_factory=FunctionSummary)
     self_attributes: dict[str, Value] = field(default_factory=dict)  # for __init__
 
@@ -303,6 +306,7 @@ class ModuleDataflow:
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
+        self._apply_data_callers()
         self._apply_caller_conditions()
         self._mark_speculative()
         self._drop_init_only_reruns()
@@ -741,6 +745,61 @@ class ModuleDataflow:
             for event in result.out_calls:
                 event.guarded_by_caller = True
 
+    def _apply_data_callers(self) -> None:
+        """A module's `forward` takes each input it does not recognise as data for a tensor
+        that requires grad (a forward's input comes from earlier layers). Where every call of it
+        with grad in this module gives data there instead (an observation normaliser called on
+        raw observations, whose running statistics it updates in place after dividing by them),
+        the runs for those calls (``specialized``, with those inputs not requiring grad) tell
+        what happens. Its analysis on its own is replaced by one with those inputs not requiring
+        grad, in any configuration of the instance (an option no call here sets still makes an
+        IPL203). As for guards, this module's calls are taken for the calls. A forward called
+        from another forward taken so counts with that forward's other runs only."""
+        data: dict[str, frozenset[int]] = {}
+        for result in self._every_result():
+            for callee, positions in result[1].data_calls:
+                data[callee] = positions
+        if not data:
+            return
+        sites: dict[str, list[tuple[str, bool]]] = {}  # callee -> (caller, from its own run)
+        for caller, result in self.results.items():
+            for callee, grad, _, _ in result.call_sites:
+                if grad and callee in data:
+                    sites.setdefault(callee, []).append((caller, True))
+        for (caller, *_), result in self.specializations.items():
+            for callee, grad, _, _ in result.call_sites:
+                if grad and callee in data:
+                    sites.setdefault(callee, []).append((caller, False))
+        superseded: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for callee, calls in sites.items():
+                if callee in superseded:
+                    continue
+                counted = [c for c, own in calls if not (own and c in superseded)]
+                given = sum(
+                    sum(c == callee for c, _ in r.data_calls)
+                    for k, r in self.results.items()
+                    if k not in superseded
+                ) + sum(
+                    sum(c == callee for c, _ in r.data_calls)
+                    for r in self.specializations.values()
+                )
+                if counted and given >= len(counted):
+                    superseded.add(callee)
+                    changed = True
+        for key in superseded:
+            result = self.results.get(key)
+            if result is None:
+                continue
+            positions = data[key]
+            entry = tuple(False if i in positions else None for i in range(max(positions) + 1))
+            if self.specialized(key, entry) is None:
+                continue
+            for event in (*result.writes, *result.out_calls):
+                event.guarded_by_caller = True
+
     def _apply_caller_conditions(self) -> None:
         """A method that every call with grad in this module makes under the same option test
         runs only when it holds: `if train_mode: return self.forward_train(...)` then `return
@@ -1097,6 +1156,35 @@ class FunctionInterpreter:
     # `forward` sets (DRIT's `update_EG`, called after `model(x)`) runs after `forward`: its
     # events are dropped unless a backward in the method reaches what `forward` saved.
 
+    def _data_inputs(self, key: str, arguments: list, state: State) -> frozenset[int] | None:
+        """The positions of a module forward's inputs that it takes, on its own, for tensors
+        that require grad (``_bind_parameters``), when this call, made with grad, gives a tensor
+        that surely does not at each of them (`policy(torch.randn(8, 4))`); else None."""
+        info = self.index.functions.get(key)
+        if (
+            not state.grad_enabled
+            or info is None
+            or info.cls is None
+            or not info.cls.is_module
+            or info.node.name.value not in ("forward", "__call__", "_forward_impl")
+            or info.node.params.star_arg is not cst.MaybeSentinel.DEFAULT
+            and type(info.node.params.star_arg) is cst.Param
+        ):
+            return None
+        params = info.node.params
+        positions: set[int] = set()
+        for index, param in enumerate([*params.posonly_params, *params.params][1:]):
+            name = param.name.value
+            if param.default is not None or _DATA_ARGUMENT.fullmatch(name) is not None:
+                continue
+            if _non_tensor_annotation(param):
+                continue
+            given = arguments[index] if index < len(arguments) else None
+            if not (isinstance(given, TensorVal) and given.requires_grad is False):
+                return None
+            positions.add(index)
+        return frozenset(positions) if positions else None
+
     def _inline_method(self, key: str, call: cst.Call, state: State) -> Value | None:
         """Run `self.m(...)` inside this function (see above); None when it is not run so."""
         info = self.index.functions.get(key)
@@ -1223,6 +1311,7 @@ class FunctionInterpreter:
                 result.adjacency,
                 result.call_sites,
                 self.pending,
+                result.data_calls,
             )
         ]
         before = {k: v for k, v in state.env.items() if k.startswith("self.")}
@@ -1233,6 +1322,7 @@ class FunctionInterpreter:
         del result.rebinds[lengths[2] :], result.reuses[lengths[3] :]
         del result.function_issues[lengths[4] :], result.adjacency[lengths[5] :]
         del result.call_sites[lengths[6] :], self.pending[lengths[7] :]
+        del result.data_calls[lengths[8] :]
         # what this method bound before it got here stays its own
         for key, value in before.items():
             if value is not self._entry_self.get(key):
@@ -4296,6 +4386,18 @@ class FunctionInterpreter:
                             for i in range(len(names))
                         ]
                     )
+            data = self._data_inputs(entry, arguments, state) if cls is not None else None
+            if data is not None:
+                # (the forward run with those inputs not requiring grad: ``_apply_data_callers``)
+                self.result.data_calls.append((entry, data))
+                passed_modules = _trimmed(
+                    [
+                        False
+                        if i in data
+                        else (passed_modules[i] if i < len(passed_modules) else None)
+                        for i in range(max(len(passed_modules), max(data) + 1))
+                    ]
+                )
             if module.init_entry or passed_modules:
                 forward = self.flow.specialized(entry, passed_modules, module.init_entry)
             if forward is None:
