@@ -26,7 +26,7 @@ def render(rule) -> str:
     tier = {
         "error": "error (the code raises)",
         "silent": "warning (silently wrong)",
-        "risky": "warning (risky; off by default)",
+        "risky": "warning (risky)" if rule.default_enabled else "warning (risky; off by default)",
         "meta": "meta",
     }[rule.tier()]
     lines = [
