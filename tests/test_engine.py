@@ -674,3 +674,31 @@ def test_lightning_manual_optimization_step_is_not_before_a_backward() -> None:
     )
     assert stepped_first != source
     assert (20, "IPL006") in codes(stepped_first)
+
+
+def test_jit_kernel_bodies_are_not_tensor_code() -> None:
+    # precision27: stable-dreamfusion's `@ti.kernel` fills a Parameter's memory directly (Taichi
+    # compiles the body; autograd never sees the write: no error, `_version` stays 0, measured with
+    # taichi 1.7.4 + torch 2.13). The same function without the decorator is a torch write into
+    # a view of a leaf that requires grad, and raises.
+    body = """
+        def init(data):
+            for i in range(data.shape[0]):
+                data[i] = 0.1
+
+        w = torch.nn.Parameter(torch.zeros(8))
+        init(w)
+    """
+    plain = "import torch\n" + textwrap.dedent(body)
+    assert [c for _, c in codes(plain)] == ["IPL003"]
+    for header, decorator in (
+        ("import taichi as ti", "@ti.kernel"),
+        ("import taichi as ti", "@ti.func"),
+        ("from numba import njit", "@njit(cache=True)"),
+        ("import numba", "@numba.jit(nopython=True)"),
+        ("import triton", "@triton.jit"),
+    ):
+        source = f"import torch\n{header}\n" + textwrap.dedent(body).replace(
+            "def init", f"{decorator}\ndef init", 1
+        )
+        assert codes(source) == [], decorator

@@ -939,6 +939,8 @@ class FunctionInterpreter:
         )
 
     def run(self) -> FunctionResult:
+        if self._jit_kernel():
+            return self.result  # (its body is not tensor code: nothing to report, nothing done)
         state = State()
         if self.info.key != MODULE_KEY:
             state.env.update(self.flow.globals)
@@ -1013,6 +1015,17 @@ class FunctionInterpreter:
                 summary.param_writes.pop(self.param_storages[storage], None)
         self._dedupe()
         return self.result
+
+    def _jit_kernel(self) -> bool:
+        """`@ti.kernel`, `@numba.njit(...)`, `@triton.jit`: the body runs compiled, on raw
+        memory, outside autograd."""
+        for decorator in self.info.node.decorators:
+            expr = decorator.decorator
+            if isinstance(expr, cst.Call):
+                expr = expr.func
+            if self.imports.resolve(expr) in kb.JIT_KERNEL_DECORATORS:
+                return True
+        return False
 
     def _decorator_grad_mode(self) -> tuple[bool, bool, bool]:
         """(grad enabled, set explicitly, inference mode) by the function's decorators:

@@ -105,6 +105,11 @@ _FOLLOWED_IMPORTS = {
     "itertools": {"chain"},
     "einops": {"rearrange"},
     "functools": {"partial"},
+    # JIT-compiling decorators (knowledge.JIT_KERNEL_DECORATORS)
+    "taichi": {"kernel", "func"},
+    "numba": {"jit", "njit", "vectorize", "guvectorize", "stencil"},
+    "numba.cuda": {"jit"},
+    "triton": {"jit", "autotune", "heuristics"},
 }
 
 _CANONICAL_PREFIXES = (

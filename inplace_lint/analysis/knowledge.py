@@ -36,6 +36,25 @@ NO_GRAD_CONTEXTS = frozenset(
         "paddle.fluid.dygraph.base.no_grad",
     }
 )
+# Decorators that compile the function for another runtime (Taichi, Numba, Triton): its body
+# writes the tensors' memory directly, where autograd never sees it (stable-dreamfusion's
+# `@ti.kernel` filling a Parameter's hash table: no error, no version bump).
+JIT_KERNEL_DECORATORS = frozenset(
+    {
+        "taichi.kernel",
+        "taichi.func",
+        "taichi.lang.kernel_impl.kernel",
+        "numba.jit",
+        "numba.njit",
+        "numba.cuda.jit",
+        "numba.vectorize",
+        "numba.guvectorize",
+        "numba.stencil",
+        "triton.jit",
+        "triton.autotune",
+        "triton.heuristics",
+    }
+)
 ENABLE_GRAD_CONTEXTS = frozenset(
     {"torch.enable_grad", "torch.autograd.enable_grad", "paddle.enable_grad"}
 )
