@@ -755,22 +755,22 @@ class ModuleDataflow:
         grad, in any configuration of the instance (an option no call here sets still makes an
         IPL203). As for guards, this module's calls are taken for the calls. A forward called
         from another forward taken so counts with that forward's other runs only."""
-        data: dict[str, frozenset[int]] = {}
-        for result in self._every_result():
-            for callee, positions in result[1].data_calls:
-                data[callee] = positions
+        runs = [(k, True, r) for k, r in self.results.items()] + [
+            (k[0], False, r) for k, r in self.specializations.items()
+        ]
+        # callee -> (caller, from the caller's own run, the inputs given data)
+        data: dict[str, list[tuple[str, bool, frozenset[int]]]] = {}
+        for caller, own, result in runs:
+            for callee, positions in result.data_calls:
+                data.setdefault(callee, []).append((caller, own, positions))
         if not data:
             return
-        sites: dict[str, list[tuple[str, bool]]] = {}  # callee -> (caller, from its own run)
-        for caller, result in self.results.items():
+        sites: dict[str, list[tuple[str, bool]]] = {}  # callee -> (caller, own run)
+        for caller, own, result in runs:
             for callee, grad, _, _ in result.call_sites:
                 if grad and callee in data:
-                    sites.setdefault(callee, []).append((caller, True))
-        for (caller, *_), result in self.specializations.items():
-            for callee, grad, _, _ in result.call_sites:
-                if grad and callee in data:
-                    sites.setdefault(callee, []).append((caller, False))
-        superseded: set[str] = set()
+                    sites.setdefault(callee, []).append((caller, own))
+        superseded: dict[str, frozenset[int]] = {}  # forward -> the inputs every call gives data
         changed = True
         while changed:
             changed = False
@@ -778,22 +778,16 @@ class ModuleDataflow:
                 if callee in superseded:
                     continue
                 counted = [c for c, own in calls if not (own and c in superseded)]
-                given = sum(
-                    sum(c == callee for c, _ in r.data_calls)
-                    for k, r in self.results.items()
-                    if k not in superseded
-                ) + sum(
-                    sum(c == callee for c, _ in r.data_calls)
-                    for r in self.specializations.values()
-                )
-                if counted and given >= len(counted):
-                    superseded.add(callee)
-                    changed = True
-        for key in superseded:
+                given = [p for c, own, p in data[callee] if not (own and c in superseded)]
+                if counted and len(given) >= len(counted):
+                    positions = frozenset.intersection(*given)
+                    if positions:
+                        superseded[callee] = positions
+                        changed = True
+        for key, positions in superseded.items():
             result = self.results.get(key)
             if result is None:
                 continue
-            positions = data[key]
             entry = tuple(False if i in positions else None for i in range(max(positions) + 1))
             if self.specialized(key, entry) is None:
                 continue
@@ -1171,8 +1165,9 @@ class FunctionInterpreter:
 
     def _data_inputs(self, key: str, arguments: list, state: State) -> frozenset[int] | None:
         """The positions of a module forward's inputs that it takes, on its own, for tensors
-        that require grad (``_bind_parameters``), when this call, made with grad, gives a tensor
-        that surely does not at each of them (`policy(torch.randn(8, 4))`); else None."""
+        that require grad (``_bind_parameters``) and where this call, made with grad, gives a
+        tensor that surely does not (`policy(torch.randn(8, 4))`, a distillation loss given the
+        teacher's logits computed under `no_grad`); None when there is none."""
         info = self.index.functions.get(key)
         if (
             not state.grad_enabled
@@ -1193,9 +1188,8 @@ class FunctionInterpreter:
             if _non_tensor_annotation(param):
                 continue
             given = arguments[index] if index < len(arguments) else None
-            if not (isinstance(given, TensorVal) and given.requires_grad is False):
-                return None
-            positions.add(index)
+            if isinstance(given, TensorVal) and given.requires_grad is False:
+                positions.add(index)
         return frozenset(positions) if positions else None
 
     def _inline_method(self, key: str, call: cst.Call, state: State) -> Value | None:
