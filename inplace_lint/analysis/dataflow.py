@@ -3026,6 +3026,12 @@ class FunctionInterpreter:
                 # Linear's weight, never its bias)
                 tensor = replace(tensor, attr=attr, attr_by=module.node)
             return tensor
+        if attr and attr in module.child_names:
+            # `seq.conv` of a container whose children have names: that child, its tensors the
+            # container's (as `seq[0]`); `block.rbr_dense.conv.weight` with `rbr_dense` built
+            # by RepVGG's `conv_bn` helper
+            child = module.children[module.child_names.index(attr)]
+            return replace(child, uid=module.key_root, path=path or child.path)
         if attr in ("running_mean", "running_var", "_mean", "_variance"):
             return TensorVal(
                 fw=module.fw,
@@ -4096,16 +4102,19 @@ class FunctionInterpreter:
                     # (the same constructor twice in a row: a loop's next pass, whose branches
                     # the analysis cannot tell apart — funasr's `get_nonlinear("batchnorm-relu")`)
                     self._check_adjacency(children[-2:])
+                name = (
+                    _literal(call.args[0].value) if method == "add_module" and call.args else None
+                )
+                given = name if isinstance(name, str) and name.isidentifier() else ""
+                names = module.child_names or ("",) * len(module.children)
                 state.env[path] = replace(
                     module,
                     children=children,
                     children_exact=False,  # (appended in a loop, perhaps)
+                    child_names=(*names, given) if len(names) == len(module.children) else (),
                     has_parameters=any(c.has_parameters for c in children),
                 )
-                name = (
-                    _literal(call.args[0].value) if method == "add_module" and call.args else None
-                )
-                if isinstance(name, str) and name.isidentifier():
+                if given:
                     # `seq.conv` is that child, its tensors the container's (as `seq[0]`):
                     # RepVGG's `conv_bn`, whose `rbr_dense.conv.weight` a BN fold writes
                     named = f"{path}.{name}"
@@ -6046,10 +6055,19 @@ class FunctionInterpreter:
         return _literal(default) if default is not None else _NOT_LITERAL
 
     def _make_module(self, qual: str, facts, call: cst.Call, state: State) -> Value:
-        positional, _ = self._args(call, state)
+        container = facts is not None and getattr(facts, "container", False)
+        named = _ordered_dict_items(call) if container else None
+        names: tuple[str, ...] = ()
+        if named is not None:
+            # `nn.Sequential(OrderedDict([("conv", nn.Conv2d(...)), ("bn", ...)]))`: named
+            # children, in order
+            positional = [SeqVal(tuple(self.eval(expr, state) for _, expr in named))]
+            names = tuple(name for name, _ in named)
+        else:
+            positional, _ = self._args(call, state)
         fw = qual.split(".")[0]
         children: tuple[ModuleVal, ...] = ()
-        if facts is not None and getattr(facts, "container", False):
+        if container:
             items = list(_flatten(SeqVal(tuple(positional))))
             if any(isinstance(v, ModuleVal) for v in items):
                 # A child the analysis does not know (`spectral_norm(nn.Conv2d(...))`, an
@@ -6062,7 +6080,13 @@ class FunctionInterpreter:
                     for v in items
                 )
             self._check_adjacency(children)
-        exact = bool(children) and _spelled_children(call, positional) == len(children)
+        exact = bool(children) and (
+            len(names) == len(children)
+            if named is not None
+            else _spelled_children(call, positional) == len(children)
+        )
+        if len(names) != len(children):
+            names = ()
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
             has_params = any(c.has_parameters for c in children)
@@ -6072,6 +6096,7 @@ class FunctionInterpreter:
             facts=facts,
             children=children,
             children_exact=exact,
+            child_names=names,
             fw=fw,
             node=call,
             has_parameters=has_params,
@@ -8322,6 +8347,38 @@ def _parameter_collection(value: Value) -> bool:
         and bool(value.items)
         and all(_parameter_collection(i) for i in value.items)
     )
+
+
+def _ordered_dict_items(call: cst.Call) -> list[tuple[str, cst.BaseExpression]] | None:
+    """`nn.Sequential(OrderedDict([("conv", nn.Conv2d(...)), ("bn", nn.BatchNorm2d(...))]))`:
+    the names and expressions of the children, when each is a pair with a literal name."""
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    inner = call.args[0].value
+    if (
+        type(inner) is not cst.Call
+        or dotted_name(inner.func) not in ("OrderedDict", "collections.OrderedDict")
+        or len(inner.args) != 1
+        or inner.args[0].keyword is not None
+        or inner.args[0].star
+        or type(inner.args[0].value) not in (cst.List, cst.Tuple)
+    ):
+        return None
+    pairs = []
+    for element in inner.args[0].value.elements:
+        pair = element.value
+        if (
+            type(element) is not cst.Element
+            or type(pair) is not cst.Tuple
+            or len(pair.elements) != 2
+            or any(type(e) is not cst.Element for e in pair.elements)
+        ):
+            return None
+        name = _literal(pair.elements[0].value)
+        if not isinstance(name, str):
+            return None
+        pairs.append((name, pair.elements[1].value))
+    return pairs or None
 
 
 def _spelled_children(call: cst.Call, positional: list) -> int | None:
