@@ -1057,6 +1057,15 @@ def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Modul
         return True
     if unit.owner is not None and any(cls.name in init.names for init in unit.owner.init):
         return True
+    if any(
+        cls.name in init.names
+        for name in unit.names
+        for other in module.classes.get(name, ())
+        for init in other.init
+    ):
+        # `net.rope.refresh(2.0)` in a function that builds a `Net`, whose `__init__` builds
+        # the `Rotary` (paddle21 b10: a cache rewritten between a forward and its backward)
+        return True
     if (
         cls.name in instantiated
         and not _is_autograd_function(cls)

@@ -5257,19 +5257,22 @@ class FunctionInterpreter:
                     producer_node=inner.tensor.producer_node,
                 )
                 self._replay(inner, tensor, call, state, writer=module.node)
-            if summary.forward_like:
-                for name, inner in summary.self_buffer_writes.items():
-                    if inner.tensor.via_data or not inner.bumps_version:
-                        continue  # (an EMA's `.data` update: no version check to break)
-                    # NoisyNet's `self.epsilon_weight.normal_()` at every call: it breaks what
-                    # an earlier call of this module saved of that buffer
-                    tensor = TensorVal(
-                        fw=inner.fw,
-                        storage=f"buffer:{module.key_root}.{name}",
-                        requires_grad=False,
-                        producer=f"the buffer `{module.path}.{name}`",
-                    )
-                    self._replay(inner, tensor, call, state, writer=module.node)
+            # (NoisyNet's `self.epsilon_weight.normal_()` at every call of its forward; a
+            # method run between a forward and its backward, `rope.refresh(2.0)` copying new
+            # values into the cache the forward multiplied by: paddle21 b10): it breaks what an
+            # earlier call of this module saved of that buffer
+            for name, inner in summary.self_buffer_writes.items():
+                if inner.tensor.via_data or not inner.bumps_version:
+                    continue  # (an EMA's `.data` update: no version check to break)
+                tensor = TensorVal(
+                    fw=inner.fw,
+                    storage=f"buffer:{module.key_root}.{name}",
+                    requires_grad=False,
+                    producer=f"the buffer `{module.path}.{name}`",
+                )
+                # (`net.rope.refresh()`: a save by `net`'s call holds too)
+                writer = self._submodule_writer(module.path, state) or module.node
+                self._replay(inner, tensor, call, state, writer=writer)
 
     def _in_graph_of(self, tensor: TensorVal, op_id: int, state: State) -> TensorVal:
         """A callee's in-place write gave ``tensor``'s memory the graph of op ``op_id``: so it is

@@ -549,6 +549,27 @@ CASES = {
         """,
         'data.__setitem__("c_size", torch.tensor([size]))',
     ),
+    "a function calling a writing method of a submodule of an instance it builds": (
+        # paddle21 b10: `net.rope.refresh(...)` between a forward and its backward, where
+        # `Net.__init__` builds the `Rotary` whose `refresh` copies into its cache
+        """
+        class Rotary(nn.Module):
+            def refresh(self, factor):
+                self.scale.copy_(torch.full_like(self.scale, factor))
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rope = Rotary()
+
+        def main(x):
+            net = Net()
+            out = net(x)
+            net.rope.refresh(2.0)
+            out.sum().backward()
+        """,
+        "net.rope.refresh(2.0)",
+    ),
     "a layer subclass given a plain tensor for its own weight (IPL014)": (
         """
         class MaskedLinear(nn.Linear):
