@@ -6961,32 +6961,36 @@ def _fresh_copy(value: Value, shared: Collection[str] = ()) -> Value:
     built, one per call (`model = create_model(); ema = create_model()` are two models: an EMA
     update of one is no write into the other), with the optimizers it built over them. Modules
     it did not build (``shared``: the module's globals) stay what they are."""
-    renamed: dict[str, str] = {}
+    return _copied(value, shared, {})
 
-    def uid(key: str) -> str:
-        if not is_module_uid(key) or key in shared:
-            return key
-        if key not in renamed:
-            renamed[key] = new_module_uid()
-        return renamed[key]
 
-    def copy(value: Value) -> Value:
-        if isinstance(value, SeqVal):
-            return SeqVal(tuple(copy(i) for i in value.items))
-        if isinstance(value, TensorVal):
-            return replace(value, storage=new_id(), lineage=frozenset(), producer_node=None)
-        if isinstance(value, ModuleVal):
-            return replace(
-                value,
-                path=value.path if value.path.startswith("<") else f"<{value.path}>",
-                uid=uid(value.uid) if value.uid else value.uid,
-                children=tuple(copy(c) for c in value.children),
-            )
-        if isinstance(value, OptimizerVal) and value.modules:
-            return replace(value, modules=tuple(uid(k) for k in value.modules))
-        return value
+def _copied(value: Value, shared: Collection[str], renamed: dict[str, str]) -> Value:
+    """``_fresh_copy`` (a module-level function: a closure calling itself is a reference cycle,
+    garbage for the cycle collector, ``tests/speed/test_no_cycles.py``)."""
+    if isinstance(value, SeqVal):
+        return SeqVal(tuple(_copied(i, shared, renamed) for i in value.items))
+    if isinstance(value, TensorVal):
+        return replace(value, storage=new_id(), lineage=frozenset(), producer_node=None)
+    if isinstance(value, ModuleVal):
+        return replace(
+            value,
+            path=value.path if value.path.startswith("<") else f"<{value.path}>",
+            uid=_renamed_uid(value.uid, shared, renamed) if value.uid else value.uid,
+            children=tuple(_copied(c, shared, renamed) for c in value.children),
+        )
+    if isinstance(value, OptimizerVal) and value.modules:
+        return replace(
+            value, modules=tuple(_renamed_uid(k, shared, renamed) for k in value.modules)
+        )
+    return value
 
-    return copy(value)
+
+def _renamed_uid(key: str, shared: Collection[str], renamed: dict[str, str]) -> str:
+    if not is_module_uid(key) or key in shared:
+        return key
+    if key not in renamed:
+        renamed[key] = new_module_uid()
+    return renamed[key]
 
 
 @dataclass(frozen=True)
