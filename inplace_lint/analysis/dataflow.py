@@ -246,6 +246,9 @@ class FunctionResult:
     # module forwards called with grad and given data (tensors that do not require grad) for
     # every input that the forward, on its own, takes for one that does (``_data_inputs``)
     data_calls: list[tuple[str, frozenset[int]]] = field(default_factory=list)
+    # a result of one of its module's own methods was not taken to require grad, since the
+    # method may run without grad (``FunctionInterpreter.self_results_grad``)
+    self_results_unsure: bool = False
     summary: FunctionSummary = field(default_factory=FunctionSummary)
     self_attributes: dict[str, Value] = field(default_factory=dict)  # for __init__
 
@@ -307,6 +310,7 @@ class ModuleDataflow:
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
         self._apply_data_callers()
+        self._rerun_called_with_grad()
         self._apply_caller_conditions()
         self._mark_speculative()
         self._drop_init_only_reruns()
@@ -794,6 +798,53 @@ class ModuleDataflow:
             for event in (*result.writes, *result.out_calls):
                 event.guarded_by_caller = True
 
+    def _rerun_called_with_grad(self) -> None:
+        """A method whose run took a result of its module's own methods for one that may not
+        require grad (it may itself run under `no_grad`, as a `predict` that a framework calls
+        so), when every call of it in this module is made with grad (neural-CLBF's
+        `descent_loss`, called by `training_step`, with `V = self.V(x)`): it is analysed
+        again with those results requiring grad, and that run replaces its own."""
+        sites = self._call_sites()
+        for key, result in list(self.results.items()):
+            calls = sites.get(key)
+            info = result.info
+            if (
+                not result.self_results_unsure
+                or not calls
+                or key in self.guarded
+                or info.cls is None
+                or not all(grad for _, grad, _, _ in calls)
+            ):
+                continue
+            if (key, (_WITH_GRAD,)) in self.specializations:
+                continue  # (already run so, for a caller's run)
+            if self.with_grad(key) is None:
+                continue
+            for event in (*result.writes, *result.out_calls):
+                event.guarded_by_caller = True
+
+    def with_grad(self, key: str) -> FunctionResult | None:
+        """The method analysed with what its module's own methods return through its trainable
+        parameters requiring grad (``FunctionInterpreter.self_results_grad``); the methods it
+        calls on `self` are taken so too."""
+        memo = (key, (_WITH_GRAD,))
+        if memo in self.specializations:
+            return self.specializations[memo]
+        info = self.index.functions.get(key)
+        if info is None or info.cls is None or memo in self._in_progress:
+            return None
+        self._in_progress.add(memo)
+        try:
+            if info.node.name.value != "__init__":
+                self.init_attributes(info.cls)
+            interpreter = FunctionInterpreter(self, info)
+            interpreter.self_results_grad = True
+            result = interpreter.run()
+        finally:
+            self._in_progress.discard(memo)
+        self.specializations[memo] = result
+        return result
+
     def _apply_caller_conditions(self) -> None:
         """A method that every call with grad in this module makes under the same option test
         runs only when it holds: `if train_mode: return self.forward_train(...)` then `return
@@ -887,6 +938,9 @@ class FunctionInterpreter:
         self.call_local_functions = True  # False while the module's globals are collected
         # ...but for these calls: `model = create_model()` at the module's top level
         self.factory_calls: frozenset[cst.Call] = frozenset()
+        # the method is called in this module, always with grad: what its module's own methods
+        # return through its trainable parameters requires grad (``_rerun_called_with_grad``)
+        self.self_results_grad = False
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
@@ -1879,7 +1933,7 @@ class FunctionInterpreter:
         summary.returns_leaf = leaf and (summary.returns_leaf or first_return)
         inference = bool(items) and all(i.inference for i in items)
         summary.returns_inference = inference and (summary.returns_inference or first_return)
-        requires = isinstance(value, TensorVal) and value.requires_grad is True
+        requires = bool(items) and all(i.requires_grad is True for i in items)
         summary.returns_requires_grad = requires and (summary.returns_requires_grad or first_return)
         summary.returns_graphless = _graphless(value) and (
             summary.returns_graphless or first_return
@@ -3735,8 +3789,16 @@ class FunctionInterpreter:
         if isinstance(receiver, DictVal) and method not in _DICT_READERS:
             # `d.update(...)`, `d.pop(k)`, `d.setdefault(...)`: its entries may change
             path = dotted_name(receiver_expr)
+            lineage = receiver.lineage
+            if method in _DICT_FILLERS:
+                # what it is given is in it now (`losses.update(self.descent_loss(x))`, then
+                # `total += v` for each of its values: that graph reaches the backward)
+                positional, keywords = self._args(call, state)
+                lineage = lineage.union(*(lineage_of(v) for v in (*positional, *keywords.values())))
             if path is not None and state.env.get(path) is receiver:
-                state.env[path] = DictVal(receiver.lineage)
+                state.env[path] = DictVal(lineage)
+            if method in _DICT_FILLERS:
+                return Unknown(lineage)
         if method in _NEW_TENSOR_METHODS and self.fw == "torch" and isinstance(receiver, Unknown):
             return self._new_tensor("torch", call, state)  # a tensor the analysis lost track of
         if isinstance(receiver, ModuleVal):
@@ -4658,6 +4720,8 @@ class FunctionInterpreter:
             attrs = {k: v for k, v in state.env.items() if k.startswith("self.")}
             self_entry = (_InitState(attrs),)
         callee = None if in_init else self.flow.result(key)
+        if callee is not None and self.self_results_grad and _called_on_self(call):
+            callee = self.flow.with_grad(key) or callee
         if any(e is not None for e in entry) or self_entry:
             specialized = self.flow.specialized(key, entry, self_entry)
             if specialized is not None:
@@ -4731,25 +4795,26 @@ class FunctionInterpreter:
         known = bool(callee and callee.summary.returns_known)
         # `to_tensor(obs)` given a numpy array: a tensor without a graph, whatever it was given
         grad_free = bool(callee and callee.summary.returns_grad_free)
+        trainable = callee is not None and (
+            callee.summary.returns_requires_grad
+            and module is None
+            or _through_trainable_parameters(callee.summary, module)
+        )
+        if callee is not None and callee.self_results_unsure and _called_on_self(call):
+            self.result.self_results_unsure = True  # (`self.V(x)` running `self.V_with_jacobian`)
+        if trainable and _called_on_self(call) and not self.self_results_grad:
+            # not a module's own method, which reads its parameters: mmpretrain's
+            # `self.extract_text_feat(...)` in a `predict` that mmengine runs under no_grad;
+            # unless this method is called here, always with grad (``_rerun_called_with_grad``)
+            trainable = False
+            self.result.self_results_unsure = True
         result = self._opaque_result(
             positional + list(keywords.values()),
             call,
             state,
             op_text,
             known=known,
-            requires_grad=False
-            if grad_free
-            else True
-            if callee is not None
-            and (
-                callee.summary.returns_requires_grad
-                # (not a module's own method, which reads its parameters: mmpretrain's
-                # `self.extract_text_feat(...)` in a `predict` that mmengine runs under no_grad)
-                and module is None
-                or _through_trainable_parameters(callee.summary, module)
-            )
-            and not _called_on_self(call)
-            else None,
+            requires_grad=False if grad_free else True if trainable else None,
             saves_output=bool(callee and callee.summary.returns_saved_output)
             # (a frozen module's method given tensors without grad: nothing requires grad, so
             # nothing is saved: diffusers' `vae.requires_grad_(False); vae.encode(x)`)
@@ -6936,6 +7001,9 @@ def _tensor_items(value: Value) -> tuple[TensorVal, ...]:
     return ()
 
 
+_WITH_GRAD = "<called with grad>"  # the key of ``_rerun_called_with_grad``'s runs
+
+
 def _factory_calls(module, index) -> frozenset[cst.Call]:
     """`model = create_model(...)` / `net, opt = build(...)` at the module's top level, calling
     a function of the module: the modules and optimizers it returns are the globals functions
@@ -7211,6 +7279,7 @@ _LEGACY_CONSTRUCTORS = frozenset(
     for name in ("", "Float", "Double", "Half", "Long", "Int", "Short", "Byte", "Char", "Bool")
 )
 # dict methods that leave its entries as they are
+_DICT_FILLERS = frozenset({"update", "setdefault", "__setitem__"})
 _DICT_READERS = frozenset({"get", "keys", "values", "items", "copy", "__getitem__", "__contains__"})
 
 # Views that swap axes, and the reshapes that then copy (torch).
