@@ -2017,7 +2017,6 @@ class FunctionInterpreter:
         if (
             isinstance(value, SeqVal)
             and len(value.items) > 1
-            and not self.is_forward_like
             and isinstance(state.env.get("self"), ModuleVal)
         ):
             submodules = {
@@ -4535,6 +4534,13 @@ class FunctionInterpreter:
             self._apply_callee_saves(
                 summary, arguments, result, call, state, op_text, module=module
             )
+            if module.path != "self" and not module.path.startswith("self."):
+                # `loss_d, loss_g = trainer(x)` whose forward computed each loss through other
+                # submodules: one graph per item, with the saves of those submodules (an
+                # instance seen from outside; a submodule called by its owner keeps one graph)
+                split = self._split_item_submodules(summary, module, result, call, state, op_text)
+                if split is not None:
+                    result = split
             if module.path == "self" and type(call.func) is cst.Name:
                 # `self(obs)` in the module's own method (a critic's `update`): the forward's
                 # submodules saved their parameters for this call
@@ -5086,7 +5092,23 @@ class FunctionInterpreter:
                 target = self._module_attribute(instance, held[5:], f"{instance.path}{held[4:]}")
                 if not isinstance(target, ModuleVal):
                     continue
-                storage, label, writer = target.params_storage_key, target.path, target.node
+                storage, label = target.params_storage_key, target.path
+                # (a save by the instance's own call holds too, when it names this submodule:
+                # `loss_d, loss_g = trainer(x)` saved `self.globalD`'s parameters)
+                writer = (target.node, instance.node) if instance.node is not None else target.node
+                self._parameter_update(
+                    state,
+                    optimizer.fw,
+                    storage,
+                    label,
+                    step,
+                    text,
+                    call,
+                    writer,
+                    attr=held[5:],
+                    attr_by=instance.node,
+                )
+                continue
             elif is_module_uid(root):
                 # a module the constructor was given (`Trainer(model)`): the caller's own
                 storage, label, writer = (
@@ -6477,11 +6499,15 @@ class FunctionInterpreter:
         writer=None,
         via_data: bool = False,
         bumps: bool | None = None,
+        attr: str | None = None,
+        attr_by=None,
     ) -> None:
         """An optimizer's in-place update of the parameters in ``storage`` (no grad: a version
         bump that breaks their saves; Paddle's update does not bump it). ``via_data``: made
         through `.data` (a helper's `param.data.copy_(...)`), which bumps no version either.
-        ``bumps``: what the helper's own write does (Paddle's `assign(q, output=w)` bumps it)."""
+        ``bumps``: what the helper's own write does (Paddle's `assign(q, output=w)` bumps it).
+        ``attr`` / ``attr_by``: the submodule of the instance built by ``attr_by`` whose
+        parameters these are (a save by that instance's call holds if it names it)."""
         tensor = TensorVal(
             fw=fw,
             storage=storage,
@@ -6491,6 +6517,8 @@ class FunctionInterpreter:
             param_of=label,
             producer="the parameters",
             via_data=via_data,
+            attr=attr,
+            attr_by=attr_by,
         )
         self.record_write(
             state,
