@@ -941,6 +941,7 @@ class FunctionInterpreter:
         # the method is called in this module, always with grad: what its module's own methods
         # return through its trainable parameters requires grad (``_rerun_called_with_grad``)
         self.self_results_grad = False
+        self._top_level: set[int] | None = None  # (``_straight_line``)
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
@@ -1144,18 +1145,20 @@ class FunctionInterpreter:
                     state.env[name] = passed
                     continue
                 if isinstance(passed, _LeafTensors):
-                    state.env[name] = SeqVal(
-                        tuple(
-                            TensorVal(
-                                fw=passed.fw,
-                                storage=new_id(),
-                                requires_grad=True,
-                                leaf=True,
-                                producer=f"a tensor in the argument `{name}`",
-                            )
-                            for _ in range(passed.count)
+                    items = tuple(
+                        TensorVal(
+                            fw=passed.fw,
+                            storage=new_id(),
+                            requires_grad=True,
+                            leaf=passed.leaf,
+                            producer=f"a tensor in the argument `{name}`",
                         )
+                        for _ in range(passed.count)
                     )
+                    for position, item in enumerate(items):
+                        # (a write into one is the caller's item's: ``param_item_writes``)
+                        self.item_of_param[item.storage] = (index - 1, position)
+                    state.env[name] = SeqVal(items)
                     continue
                 rg = passed
             elif (order := _string_tuple(param.default)) is not None:
@@ -1646,8 +1649,19 @@ class FunctionInterpreter:
         for loop_pass in range(passes):
             body_state = current.copy()
             if isinstance(stmt, cst.For):
-                item = self._iteration_value(self.eval(stmt.iter, body_state), stmt.iter)
-                if loop_pass:
+                iterable = self.eval(stmt.iter, body_state)
+                item = self._iteration_value(iterable, stmt.iter)
+                if (
+                    loop_pass
+                    and isinstance(iterable, ModuleVal)
+                    and iterable.last_child_known
+                    and len(iterable.children) > 1
+                ):
+                    # the container's children are not all known, but its last is: a later
+                    # pass runs it, and the loop leaves its output (an MLP builder's closing
+                    # `layers.append(nn.Sigmoid())`, then `p.clamp_(...)`: lookalike27)
+                    item = iterable.children[-1]
+                elif loop_pass:
                     item = _next_element(item)
                 if start is not None:
                     item = self._with_counter(stmt, item, start, first=not loop_pass)
@@ -1694,6 +1708,18 @@ class FunctionInterpreter:
         ):
             return iterable.items
         return None
+
+    def _straight_line(self) -> bool:
+        """The statement being run is one of the function body's own (not inside a loop, a
+        branch, a `with` or a `try`): it runs once, whenever the function runs."""
+        if self._top_level is None:
+            self._top_level = {
+                id(small)
+                for stmt in _body(self.info.node)
+                if type(stmt) is cst.SimpleStatementLine
+                for small in stmt.body
+            }
+        return id(self.stmt) in self._top_level and not self.inlining
 
     def _spelled_children_items(self, stmt, state: State) -> tuple[ModuleVal, ...] | None:
         """The children of `for layer in self.layers:` over a container built from a display
@@ -2171,7 +2197,9 @@ class FunctionInterpreter:
                         op_text=_code(self, node),
                     )
                 return
-            if target.attr.value in ("requires_grad", "stop_gradient"):
+            if target.attr.value in ("requires_grad", "stop_gradient") or (
+                target.attr.value == "trainable" and self.fw == "paddle"
+            ):
                 self._set_grad_flag(target, value, state, node)
                 return
             if self.ctx_name and dotted_name(target.value) == self.ctx_name:
@@ -2292,7 +2320,15 @@ class FunctionInterpreter:
         if not value.known or held.via_data or not self._makes_plain_tensor(node, state):
             return
         self.result.rebinds.append(
-            Rebind(node, _code(self, target), held, True, self.info.key, assign=True)
+            Rebind(
+                node,
+                _code(self, target),
+                held,
+                True,
+                self.info.key,
+                assign=True,
+                condition=self.conditions[-1] if self.conditions else None,
+            )
         )
 
     def _makes_plain_tensor(self, node, state: State) -> bool:
@@ -2335,7 +2371,8 @@ class FunctionInterpreter:
             flag = value.value  # `param.requires_grad = requires_grad`, given False by the caller
         if not isinstance(base, TensorVal) or flag is _NOT_LITERAL:
             return
-        requires = flag is True if target.attr.value == "requires_grad" else flag is False
+        # (Paddle's `p.trainable = False` sets `stop_gradient`: measured under paddle 3.3.1)
+        requires = flag is True if target.attr.value != "stop_gradient" else flag is False
         if not requires:
             self._freeze_looped_parameters(base, state)
         state.env[path] = replace(base, requires_grad=requires, leaf=requires and base.known)
@@ -4171,7 +4208,11 @@ class FunctionInterpreter:
                 state.env[path] = replace(
                     module,
                     children=children,
-                    children_exact=False,  # (appended in a loop, perhaps)
+                    # every child, when each was added by a statement of the function's own
+                    # body (not in a loop or a branch: `self.layers.append(nn.Linear(...))`, then
+                    # `self.layers.append(nn.Sigmoid())`, lookalike27)
+                    children_exact=module.children_exact and self._straight_line(),
+                    last_child_known=self._straight_line(),
                     child_names=(*names, given) if len(names) == len(module.children) else (),
                     has_parameters=any(c.has_parameters for c in children),
                 )
@@ -4634,13 +4675,15 @@ class FunctionInterpreter:
         )
 
     def _paddle_parameter(self, call: cst.Call, state: State) -> TensorVal:
-        """`paddle.create_parameter(...)` / `self.create_parameter(...)`: a trainable leaf."""
+        """`paddle.create_parameter(...)` / `self.create_parameter(...)`: a trainable leaf, unless
+        `attr=paddle.ParamAttr(trainable=False)` (a fixed filter bank, a prior: paddle22)."""
         self._args(call, state)
+        trainable = not _untrainable_attr(call)
         return TensorVal(
             fw="paddle",
             storage=new_id(),
-            requires_grad=True,
-            leaf=True,
+            requires_grad=trainable,
+            leaf=trainable,
             parameter=True,
             producer=f"`{_code(self, call)}`",
             producer_node=call,
@@ -4708,6 +4751,11 @@ class FunctionInterpreter:
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
+        if state.grad_enabled and False in entry and not _is_entry_method(key):
+            # a helper given data (`update(torch.randn(4, 3))`): ``_apply_data_callers``
+            self.result.data_calls.append(
+                (key, frozenset(i for i, e in enumerate(entry) if e is False))
+            )
         if module is not None and module.local_class and key.startswith(f"{module.local_class}."):
             self_entry = module.init_entry  # `block.fuse()`: a method of that very instance
         cls = self.info.cls
@@ -6170,10 +6218,14 @@ class FunctionInterpreter:
                     for v in items
                 )
             self._check_adjacency(children)
-        exact = bool(children) and (
-            len(names) == len(children)
-            if named is not None
-            else _spelled_children(call, positional) == len(children)
+        exact = (
+            (
+                len(names) == len(children)
+                if named is not None
+                else _spelled_children(call, positional) == len(children)
+            )
+            if children
+            else container and not call.args  # `nn.ModuleList()`: none yet
         )
         if len(names) != len(children):
             names = ()
@@ -7093,21 +7145,22 @@ def _renamed_uid(key: str, shared: Collection[str], renamed: dict[str, str]) -> 
 class _LeafTensors:
     """A list or tuple of up to eight leaf tensors that require grad, passed to a function
     (d2l's `sgd([w, b], lr, batch_size)`), as part of a specialisation key: the function sees
-    that many such leaves."""
+    that many such leaves. With ``leaf`` False, tensors that require grad, not all leaves (a
+    multi-scale loss given `model(x)`'s list of outputs: lookalike27)."""
 
     fw: str
     count: int
+    leaf: bool = True
 
 
 def _leaf_tensors(value: object) -> _LeafTensors | None:
     if (
         isinstance(value, SeqVal)
         and 0 < len(value.items) <= _ITEMWISE_COMPREHENSION
-        and all(
-            isinstance(i, TensorVal) and i.leaf and i.requires_grad is True for i in value.items
-        )
+        and all(isinstance(i, TensorVal) and i.requires_grad is True for i in value.items)
     ):
-        return _LeafTensors(value.items[0].fw, len(value.items))
+        leaf = all(i.leaf for i in value.items)
+        return _LeafTensors(value.items[0].fw, len(value.items), leaf)
     return None
 
 
@@ -7279,6 +7332,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)
         elif isinstance(value, TensorVal) and value.requires_grad is True:
             entry.append(True)
+        elif isinstance(value, TensorVal) and value.requires_grad is False:
+            entry.append(False)  # data (`torch.randn(...)`, made under no_grad, detached)
         elif (module := _module_entry(value)) is not None:
             entry.append(module)
         elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
@@ -7292,6 +7347,24 @@ def _entry_signature(positional: list) -> tuple:
         else:
             entry.append(None)
     return _trimmed(entry)
+
+
+def _untrainable_attr(call: cst.Call) -> bool:
+    """`attr=paddle.ParamAttr(..., trainable=False)` among the call's keywords."""
+    for arg in call.args:
+        if (
+            arg.keyword is not None
+            and arg.keyword.value == "attr"
+            and type(arg.value) is cst.Call
+            and (dotted_name(arg.value.func) or "").rsplit(".", 1)[-1] == "ParamAttr"
+        ):
+            return _literal_kw(arg.value, "trainable") is False
+    return False
+
+
+def _is_entry_method(key: str) -> bool:
+    """`Class.forward` / `__call__` / `_forward_impl` (their inputs: ``_data_inputs``)."""
+    return key.rsplit(".", 1)[-1] in ("forward", "__call__", "_forward_impl") and "." in key
 
 
 def _trimmed(entry: list) -> tuple:

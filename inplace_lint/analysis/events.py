@@ -110,6 +110,7 @@ class Rebind:
     # an update, not an accumulation: under no_grad, or reading a gradient (`w -= lr * w.grad`)
     update: bool = True
     assign: bool = False  # `=` of a tensor that is not a Parameter onto a parameter attribute
+    condition: str | None = None  # made only when this option test holds (`if self.tie:`)
 
 
 @dataclass

@@ -126,6 +126,9 @@ class ModuleVal:
     # `nn.ModuleList([a, b])`, `nn.Sequential(a, b)`), not one child standing for several (a
     # comprehension's, a loop's appends): a loop over it runs once per child
     children_exact: bool = False
+    # the last child is surely the last one (added by a statement of the function's own body
+    # after appends in a loop: `layers.append(nn.Sigmoid())` closing an MLP builder)
+    last_child_known: bool = False
     # the children's names, where the code gives them (`seq.add_module("conv", m)`,
     # `nn.Sequential(OrderedDict([("conv", m), ...]))`): `seq.conv` is that child; "" for none
     child_names: tuple[str, ...] = field(default=(), hash=False)

@@ -17,8 +17,8 @@ def leaf_write_kind(write: Write, speculative: bool = False) -> str | None:
     `no_grad`: TransUNet) promises nothing: None, unless ``speculative`` (IPL203's hedge)."""
     if write.fw != "torch" or not write.bumps_version or not write.effective_grad:
         return None
-    if write.speculative and not speculative:
-        return None
+    if (write.speculative or write.condition is not None) and not speculative:
+        return None  # (IPL203: a method nothing here calls, or a write under an option)
     if write.how in ("optimizer", "helper", "out"):
         return None  # optimizers run under no_grad; `out=` raises its own error first (IPL005)
     tensor = write.tensor
@@ -47,9 +47,13 @@ def leaf_finding(
     op = write.op_text or "the write"
     fix = _fixes.wrap_no_grad(analysis, write, "torch")
     if speculative:
+        when = (
+            f"when `{write.condition}` holds, it raises"
+            if write.condition
+            else "if this method runs with grad (nothing in this module calls it), it raises"
+        )
         message = (
-            f"`{target}` {what}; {op} changes it in place: if this method runs with grad "
-            f"(nothing in this module calls it), it raises {error} Wrap it in "
+            f"`{target}` {what}; {op} changes it in place: {when} {error} Wrap it in "
             "`with torch.no_grad():`"
         )
         return Finding(code, write.node, message, [], fix, framework="torch")

@@ -60,6 +60,8 @@ class PaddleLeafInplace(Rule):
             # paddle 3.3: an item write into `w.transpose(...)`, `w.reshape(...)` or `w[0]` runs)
             if not tensor.leaf:
                 continue
+            if write.condition is not None:
+                continue  # only under an option (`if self.joint:`): IPL203
             related = []
             origin = ""
             if tensor.producer_node is not None:

@@ -87,7 +87,8 @@ class TensorAssignedToParameter(Rule):
     )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
-        events = [r for r in analysis.rebinds if r.assign]
+        # (one made only under an option, `if self.same_key_value:`, is IPL203's)
+        events = [r for r in analysis.rebinds if r.assign and r.condition is None]
         if not events or _BYPASS.search(analysis.module.code):
             return
         for event in events:

@@ -6,7 +6,12 @@ from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
-from inplace_lint.rules._messages import PADDLE_VERSION_ERROR, VERSION_ERROR, quote
+from inplace_lint.rules._messages import (
+    PADDLE_LEAF_ERROR,
+    PADDLE_VERSION_ERROR,
+    VERSION_ERROR,
+    quote,
+)
 from inplace_lint.rules.base import Example, Rule
 from inplace_lint.rules.ipl001_saved_tensor_modified import (
     adjacency_message,
@@ -15,6 +20,7 @@ from inplace_lint.rules.ipl001_saved_tensor_modified import (
     version_checked_saves,
 )
 from inplace_lint.rules.ipl002_leaf_inplace import leaf_finding, leaf_write_kind
+from inplace_lint.rules.ipl014_tensor_assigned_to_parameter import _BYPASS
 
 
 class ConditionalSavedTensorModified(Rule):
@@ -95,12 +101,25 @@ class ConditionalSavedTensorModified(Rule):
                 continue
             if runs_without_grad(write):
                 continue
-            if (
-                write.speculative
-                and write.condition is None
-                and (kind := leaf_write_kind(write, speculative=True))
-            ):
+            if kind := leaf_write_kind(write, speculative=True):
+                # a leaf written in grad mode in such a method, or under an option
                 yield leaf_finding(self.code, analysis, write, kind, speculative=True)
+                continue
+            if (
+                write.fw == "paddle"
+                and write.condition is not None
+                and write.tensor.leaf
+                and write.effective_grad
+                and write.how not in ("optimizer", "helper", "assign-output")
+            ):
+                # IPL011's write, made only under an option (`if self.joint:` in `__init__`)
+                message = (
+                    f"`{write.target_text}` is a trainable Paddle leaf; {write.op_text} writes it "
+                    f"in place outside `paddle.no_grad()`: when `{write.condition}` holds, it "
+                    f"raises {PADDLE_LEAF_ERROR}"
+                )
+                fix = _fixes.wrap_no_grad(analysis, write, "paddle")
+                yield Finding(self.code, write.node, message, [], fix, framework="paddle")
                 continue
             if is_leaf_error(write):
                 continue
@@ -123,6 +142,22 @@ class ConditionalSavedTensorModified(Rule):
             related = [(f"{quote(s.op)} saved `{target}` here", s.node) for s in saves]
             fix = _fixes.out_of_place(analysis, write)
             yield Finding(self.code, write.node, message, related, fix, framework=write.fw)
+        bypass = None
+        for event in analysis.rebinds:
+            if not event.assign or event.condition is None:
+                continue
+            if bypass is None:
+                bypass = bool(_BYPASS.search(analysis.module.code))
+            if bypass:
+                break
+            # IPL014's assignment, made only under an option (`if self.same_key_value:`)
+            message = (
+                f"`{event.target_text}` is a registered parameter; "
+                f"`{analysis.code(event.node)}` assigns it a tensor that is not a Parameter: when "
+                f"`{event.condition}` holds, the module refuses it with a TypeError. Keep the "
+                "result in a local name, or update the parameter in place under `no_grad`"
+            )
+            yield Finding(self.code, event.node, message, framework=event.tensor.fw)
         for adjacent in analysis.adjacency:
             if adjacent.fw != "torch" or not adjacent.condition:
                 continue
