@@ -31,10 +31,12 @@ class ConditionalSavedTensorModified(Rule):
     (an in-place activation's output that `if self.dropout: out = self.dp(out)` usually
     replaces before `out += identity`), or in a method that no `forward` and nothing else in the
     module calls (an inference-only path such as `self.forward = self.forward_slicing`); and the
-    write of IPL002 / IPL003 (a leaf changed in place in grad mode) in such a method, whose
-    callers elsewhere may run it under `no_grad` (a `load_from(weights)`). Where
-    the instance built in the module takes the failing path, the error itself (IPL001) is
-    reported instead.
+    write of IPL002 / IPL003 / IPL011 (a leaf changed in place in grad mode) in such a method,
+    whose callers elsewhere may run it under `no_grad` (a `load_from(weights)`), or under such an
+    option (`if not dcn_head: self.heatmap.bias[:] = -2.19` with `dcn_head=True` by default); and
+    IPL014's assignment of a plain tensor to a registered parameter under such an option. Where
+    the instance built in the module takes the failing path, the error itself (IPL001, IPL002,
+    ...) is reported instead.
 
     ## Why is this bad?
     Whenever that branch or method runs with grad, backward raises
@@ -64,7 +66,9 @@ class ConditionalSavedTensorModified(Rule):
     name = "conditional-saved-tensor-modified"
     severity = Severity.WARNING
     framework = None
-    summary = "In-place write to a saved tensor on a path taken only in some configurations"
+    summary = (
+        "In-place write (to a saved tensor, a leaf) on a path taken only in some configurations"
+    )
     fix_applicability = "safe"
     INVALID = (
         Example(
