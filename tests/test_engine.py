@@ -702,3 +702,20 @@ def test_jit_kernel_bodies_are_not_tensor_code() -> None:
             "def init", f"{decorator}\ndef init", 1
         )
         assert codes(source) == [], decorator
+
+
+def test_reading_the_gradient_of_an_overwritten_input_is_no_reuse() -> None:
+    # precision29: PaddleTest's `fill_diagonal_` test returns `y.grad` after overwriting `y` in
+    # place through another name; the gradient is not the overwritten values (its value read is
+    # IPL102: the in-place activation changed what `y` holds)
+    body = """
+        import torch
+
+        def f(x):
+            y = x * 2
+            out = torch.relu_(y)
+            return out, y.{read}
+    """
+    assert codes(body.format(read="grad")) == []
+    assert codes(body.format(read="requires_grad")) == []
+    assert [c for _, c in codes(body.format(read="sum()"))] == ["IPL102"]

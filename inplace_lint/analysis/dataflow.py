@@ -2963,7 +2963,7 @@ class FunctionInterpreter:
         inplace=True)` reads the shape, which the write did not change (gpytorch's DenseNet
         `out.view(features.size(0), -1)`): no reuse of the overwritten name (IPL102)."""
         if (
-            (attr in _UNCHANGED_BY_WRITES or attr in _METADATA_FACTORIES)
+            (attr in _NOT_VALUE_READS or attr in _METADATA_FACTORIES)
             and type(expr) is cst.Name
             and expr.value in self.clobbered
         ):
@@ -8679,6 +8679,11 @@ _ENTRY_METHODS = frozenset({"forward", "__call__", "_forward_impl"})
 _UNCHANGED_BY_WRITES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
 )
+# ...and what else a read of which is no reuse of its values (IPL102): its gradient and autograd
+# flags (PaddleTest's `return out, y.grad` after `fill_diagonal_(y, ...)`: precision29)
+_NOT_VALUE_READS = _UNCHANGED_BY_WRITES | {
+    "grad", "grad_fn", "requires_grad", "is_leaf", "stop_gradient", "place", "layout",
+}  # fmt: skip
 # Methods that read only a tensor's dtype and device (`c.new_zeros(n)`): no reuse of its values.
 _METADATA_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
 # (an unknown value's attribute among these carries no graph: ``eval_attribute``)
