@@ -1127,10 +1127,7 @@ class FunctionInterpreter:
             self.param_storages[storage] = index
             self.param_index[name] = index
             index += 1
-            rg: bool | None = None
-            if self.is_forward_like and param.default is None:
-                # a forward's input comes from earlier layers; indices, masks and labels are data
-                rg = _DATA_ARGUMENT.fullmatch(name) is None
+            rg = _forward_input_rg(param) if self.is_forward_like else None
             if self.is_function_forward:
                 rg = False
             if index - 1 < len(self.entry) and self.entry[index - 1] is not None:
@@ -1231,7 +1228,7 @@ class FunctionInterpreter:
             or info is None
             or info.cls is None
             or not info.cls.is_module
-            or info.node.name.value not in ("forward", "__call__", "_forward_impl")
+            or info.node.name.value not in _ENTRY_METHODS
             or info.node.params.star_arg is not cst.MaybeSentinel.DEFAULT
             and type(info.node.params.star_arg) is cst.Param
         ):
@@ -1239,10 +1236,7 @@ class FunctionInterpreter:
         params = info.node.params
         positions: set[int] = set()
         for index, param in enumerate([*params.posonly_params, *params.params][1:]):
-            name = param.name.value
-            if param.default is not None or _DATA_ARGUMENT.fullmatch(name) is not None:
-                continue
-            if _non_tensor_annotation(param):
+            if _forward_input_rg(param) is not True or _non_tensor_annotation(param):
                 continue
             given = arguments[index] if index < len(arguments) else None
             if isinstance(given, TensorVal) and given.requires_grad is False:
@@ -4205,14 +4199,15 @@ class FunctionInterpreter:
                 )
                 given = name if isinstance(name, str) and name.isidentifier() else ""
                 names = module.child_names or ("",) * len(module.children)
+                straight = self._straight_line()
                 state.env[path] = replace(
                     module,
                     children=children,
                     # every child, when each was added by a statement of the function's own
                     # body (not in a loop or a branch: `self.layers.append(nn.Linear(...))`, then
                     # `self.layers.append(nn.Sigmoid())`, lookalike27)
-                    children_exact=module.children_exact and self._straight_line(),
-                    last_child_known=self._straight_line(),
+                    children_exact=module.children_exact and straight,
+                    last_child_known=straight,
                     child_names=(*names, given) if len(names) == len(module.children) else (),
                     has_parameters=any(c.has_parameters for c in children),
                 )
@@ -5134,6 +5129,7 @@ class FunctionInterpreter:
         text = f"`{_code(self, step)}`"
         labels = optimizer.labels or optimizer.modules
         for root, held in zip(optimizer.modules, labels):
+            attr = attr_by = None
             if held == "self":
                 storage, label, writer = instance.params_storage_key, instance.path, None
             elif held.startswith("self.") and "." not in held[5:]:
@@ -5144,19 +5140,7 @@ class FunctionInterpreter:
                 # (a save by the instance's own call holds too, when it names this submodule:
                 # `loss_d, loss_g = trainer(x)` saved `self.globalD`'s parameters)
                 writer = (target.node, instance.node) if instance.node is not None else target.node
-                self._parameter_update(
-                    state,
-                    optimizer.fw,
-                    storage,
-                    label,
-                    step,
-                    text,
-                    call,
-                    writer,
-                    attr=held[5:],
-                    attr_by=instance.node,
-                )
-                continue
+                attr, attr_by = held[5:], instance.node
             elif is_module_uid(root):
                 # a module the constructor was given (`Trainer(model)`): the caller's own
                 storage, label, writer = (
@@ -5166,7 +5150,18 @@ class FunctionInterpreter:
                 )
             else:
                 continue
-            self._parameter_update(state, optimizer.fw, storage, label, step, text, call, writer)
+            self._parameter_update(
+                state,
+                optimizer.fw,
+                storage,
+                label,
+                step,
+                text,
+                call,
+                writer,
+                attr=attr,
+                attr_by=attr_by,
+            )
         return True
 
     def _apply_self_submodules(
@@ -7364,7 +7359,16 @@ def _untrainable_attr(call: cst.Call) -> bool:
 
 def _is_entry_method(key: str) -> bool:
     """`Class.forward` / `__call__` / `_forward_impl` (their inputs: ``_data_inputs``)."""
-    return key.rsplit(".", 1)[-1] in ("forward", "__call__", "_forward_impl") and "." in key
+    return "." in key and key.rsplit(".", 1)[-1] in _ENTRY_METHODS
+
+
+def _forward_input_rg(param: cst.Param) -> bool | None:
+    """What a module's `forward` takes its parameter for, on its own: an input without a default
+    comes from earlier layers and requires grad, unless named as data (indices, masks, labels);
+    None for one with a default."""
+    if param.default is not None:
+        return None
+    return _DATA_ARGUMENT.fullmatch(param.name.value) is None
 
 
 def _trimmed(entry: list) -> tuple:
@@ -7379,8 +7383,9 @@ _LEGACY_CONSTRUCTORS = frozenset(
     f"torch.{name}Tensor"
     for name in ("", "Float", "Double", "Half", "Long", "Int", "Short", "Byte", "Char", "Bool")
 )
-# dict methods that leave its entries as they are
+# dict methods that put what they are given among its entries
 _DICT_FILLERS = frozenset({"update", "setdefault", "__setitem__"})
+# dict methods that leave its entries as they are
 _DICT_READERS = frozenset({"get", "keys", "values", "items", "copy", "__getitem__", "__contains__"})
 
 # Views that swap axes, and the reshapes that then copy (torch).

@@ -2,12 +2,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from inplace_lint.analysis.events import Write
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.model import ModuleAnalysis, line_of
 from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
 from inplace_lint.rules._messages import PADDLE_LEAF_ERROR
 from inplace_lint.rules.base import Example, Rule
+
+
+def paddle_leaf_write(write: Write) -> bool:
+    """The write raises Paddle's leaf check: an in-place write in grad mode to a trainable leaf
+    itself. Paddle has no view-of-leaf check (AUTOGRAD.md; measured under paddle 3.3: an item
+    write into `w.transpose(...)`, `w.reshape(...)` or `w[0]` runs); `paddle.assign(x,
+    output=w)` skips the leaf check (IPL012's)."""
+    return (
+        write.fw == "paddle"
+        and write.effective_grad
+        and write.bumps_version
+        and write.how not in ("optimizer", "helper", "assign-output")
+        and write.tensor.leaf
+    )
 
 
 class PaddleLeafInplace(Rule):
@@ -51,17 +66,11 @@ class PaddleLeafInplace(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for write in analysis.writes:
-            if write.fw != "paddle" or not write.effective_grad or not write.bumps_version:
-                continue
-            if write.how in ("optimizer", "helper", "assign-output"):
-                continue  # (`paddle.assign(x, output=w)` skips the leaf check: IPL012's)
-            tensor = write.tensor
-            # Only the leaf itself: Paddle has no view-of-leaf check (AUTOGRAD.md; measured under
-            # paddle 3.3: an item write into `w.transpose(...)`, `w.reshape(...)` or `w[0]` runs)
-            if not tensor.leaf:
+            if not paddle_leaf_write(write):
                 continue
             if write.condition is not None:
                 continue  # only under an option (`if self.joint:`): IPL203
+            tensor = write.tensor
             related = []
             origin = ""
             if tensor.producer_node is not None:

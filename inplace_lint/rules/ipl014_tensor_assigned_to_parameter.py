@@ -17,6 +17,12 @@ _BYPASS = re.compile(
 )
 
 
+def parameters_handled_by_hand(analysis: ModuleAnalysis) -> bool:
+    """The module manages parameter registration itself (`__setattr__`, `_parameters`, weight
+    norm, pruning, parametrizations): an assignment may well be legitimate there."""
+    return bool(_BYPASS.search(analysis.module.code))
+
+
 class TensorAssignedToParameter(Rule):
     """## What it does
     Finds `self.w = <tensor>` where `self.w` is a registered parameter of an `nn.Module` (or a
@@ -89,7 +95,7 @@ class TensorAssignedToParameter(Rule):
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         # (one made only under an option, `if self.same_key_value:`, is IPL203's)
         events = [r for r in analysis.rebinds if r.assign and r.condition is None]
-        if not events or _BYPASS.search(analysis.module.code):
+        if not events or parameters_handled_by_hand(analysis):
             return
         for event in events:
             fw = event.tensor.fw

@@ -20,7 +20,8 @@ from inplace_lint.rules.ipl001_saved_tensor_modified import (
     version_checked_saves,
 )
 from inplace_lint.rules.ipl002_leaf_inplace import leaf_finding, leaf_write_kind
-from inplace_lint.rules.ipl014_tensor_assigned_to_parameter import _BYPASS
+from inplace_lint.rules.ipl011_paddle_leaf_inplace import paddle_leaf_write
+from inplace_lint.rules.ipl014_tensor_assigned_to_parameter import parameters_handled_by_hand
 
 
 class ConditionalSavedTensorModified(Rule):
@@ -109,13 +110,7 @@ class ConditionalSavedTensorModified(Rule):
                 # a leaf written in grad mode in such a method, or under an option
                 yield leaf_finding(self.code, analysis, write, kind, speculative=True)
                 continue
-            if (
-                write.fw == "paddle"
-                and write.condition is not None
-                and write.tensor.leaf
-                and write.effective_grad
-                and write.how not in ("optimizer", "helper", "assign-output")
-            ):
+            if write.condition is not None and paddle_leaf_write(write):
                 # IPL011's write, made only under an option (`if self.joint:` in `__init__`)
                 message = (
                     f"`{write.target_text}` is a trainable Paddle leaf; {write.op_text} writes it "
@@ -151,7 +146,7 @@ class ConditionalSavedTensorModified(Rule):
             if not event.assign or event.condition is None:
                 continue
             if bypass is None:
-                bypass = bool(_BYPASS.search(analysis.module.code))
+                bypass = parameters_handled_by_hand(analysis)
             if bypass:
                 break
             # IPL014's assignment, made only under an option (`if self.same_key_value:`)
