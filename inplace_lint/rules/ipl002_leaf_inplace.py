@@ -73,7 +73,9 @@ class LeafInplace(Rule):
     """## What it does
     Finds an in-place write to a leaf tensor that requires grad (`torch.randn(...,
     requires_grad=True)`, `nn.Parameter`, a module's `weight`/`bias`, the `p` of
-    `for p in model.parameters()`) while grad mode is on.
+    `for p in model.parameters()`) while grad mode is on. A write made only under an option of
+    the object (`if self.bias_uniform_init:`) is IPL203's, unless the instance built in the
+    module sets the option.
 
     ## Why is this bad?
     PyTorch refuses at once, at the line of the write:

@@ -29,7 +29,9 @@ class PaddleLeafInplace(Rule):
     """## What it does
     Finds a Paddle in-place API (`x.scale_()`, `x.add_()`, `F.relu_(x)`, `x[i] = v`) applied to a
     trainable leaf (`stop_gradient=False`, a parameter) outside `paddle.no_grad()`. A write into a
-    view of the leaf (`w.transpose(...)[i] = v`, `w[0][1] = v`) is not one: Paddle allows it.
+    view of the leaf (`w.transpose(...)[i] = v`, `w[0][1] = v`) is not one: Paddle allows it. A
+    write made only under an option of the object (`if not dcn_head:`) is IPL203's, unless the
+    instance built in the module sets the option.
 
     ## Why is this bad?
     Paddle raises at the write:

@@ -28,7 +28,8 @@ class TensorAssignedToParameter(Rule):
     Finds `self.w = <tensor>` where `self.w` is a registered parameter of an `nn.Module` (or a
     Paddle `nn.Layer`) and the new value is a tensor, not a `Parameter`: the result of an op
     (`self.w * self.mask`, `F.softmax(self.w, 0)`, `self.w.detach()`), also `net.fc.weight = ...`
-    on a submodule.
+    on a submodule. An assignment made only under an option of the object (`if
+    self.same_key_value:`) is IPL203's, unless the instance built in the module sets the option.
 
     ## Why is this bad?
     A module's `__setattr__` refuses to replace a registered parameter with anything but a
