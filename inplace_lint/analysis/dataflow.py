@@ -286,6 +286,7 @@ class ModuleDataflow:
         self._readable: dict[str, frozenset[str] | None] = {}
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
         self._tested_defaults: dict[str, dict[str, object]] = {}
+        self._dropout_rates: dict[str, dict[str, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
         # "weight", ...)`): reading it computes a fresh tensor, not the parameter
         self.parametrized: set[tuple[str, str]] = set()
@@ -535,6 +536,28 @@ class ModuleDataflow:
                         if name in (nones if default is None else flags)
                     }
             self._tested_defaults[key] = found
+        return found
+
+    def dropout_rates(self, key: str) -> dict[str, object]:
+        """The parameters that the function gives an in-place dropout as its rate
+        (`self.dropout = nn.Dropout(dropout, inplace=True)`, torchgeo's L-TAE), with their number
+        defaults (``_NOT_LITERAL`` for none). Numbers are not part of a constructor's
+        ``init_entry`` (every width would make a specialisation of its own); these are, so that an
+        instance built with the default rate, or with a literal one, is analysed with it: the
+        write is then certain (p > 0) or absent (p = 0), not a configuration away (IPL203)."""
+        found = self._dropout_rates.get(key)
+        if found is None:
+            info = self.index.functions.get(key)
+            found = {}
+            if info is not None:
+                params = info.node.params
+                names = _inplace_dropout_rate_names(info.node.body)
+                for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+                    if param.name.value in names:
+                        value = _literal(param.default) if param.default is not None else None
+                        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+                        found[param.name.value] = value if number else _NOT_LITERAL
+            self._dropout_rates[key] = found
         return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
@@ -5543,7 +5566,7 @@ class FunctionInterpreter:
             init_entry: tuple = ()
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
-                init_entry = _init_signature(arguments)
+                init_entry = _init_signature(arguments, rates=self._rate_arguments(init_key))
             children: tuple = ()
             frozen = False
             if init_key in self.index.functions and cls.module_fw:
@@ -5626,6 +5649,15 @@ class FunctionInterpreter:
                     continue  # (`def to_tensor(x, dtype=torch.float32)` left at its default)
                 return False
         return True
+
+    def _rate_arguments(self, init_key: str) -> dict[int, object]:
+        """Position -> number default of the constructor's in-place dropout rates
+        (``ModuleDataflow.dropout_rates``), for ``_init_signature``."""
+        rates = self.flow.dropout_rates(init_key)
+        if not rates:
+            return {}
+        names = self.flow.parameter_names(init_key)
+        return {names.index(name): default for name, default in rates.items() if name in names}
 
     def _default_of(self, name: str) -> cst.BaseExpression | None:
         """The default expression of this function's parameter ``name``, if it has one."""
@@ -7186,14 +7218,23 @@ def _literal_signature(arguments: list) -> tuple:
     return _trimmed([v if _flag_or_string(v) else None for v in map(_as_string_tuple, arguments)])
 
 
-def _init_signature(arguments: list, trainable: bool = False) -> tuple:
+def _init_signature(
+    arguments: list, trainable: bool = False, rates: dict[int, object] | None = None
+) -> tuple:
     """A local module's ``init_entry``: the literal flags and strings of its constructor call
     (``_literal_signature``), and the framework modules it is given (`Block(nn.ReLU())`, kept as
     `self.activation`: dgl#4202's ARMA layer), keyed by class, facts and construction site.
     ``trainable``: tensors that surely require grad too (True, as ``_entry_signature`` keeps
-    them)."""
+    them). ``rates``: positions of in-place dropout rates, with their number defaults
+    (``ModuleDataflow.dropout_rates``): kept when a number is passed or left at its default."""
     entry = []
-    for value in map(_as_string_tuple, arguments):
+    for position, value in enumerate(map(_as_string_tuple, arguments)):
+        if rates and position in rates:
+            if value is None and rates[position] is not _NOT_LITERAL:
+                value = ConstVal(rates[position])
+            number = isinstance(value, ConstVal) and type(value.value) in (int, float)
+            entry.append(value if number else None)
+            continue
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
@@ -7647,6 +7688,39 @@ def _positional_flag(
     if index >= len(positional) or any(a.star for a in positional[: index + 1]):
         return False
     return _known_literal(positional[index].value, env) is True
+
+
+_DROPOUT_CLASSES = ("Dropout", "AlphaDropout", "FeatureAlphaDropout")
+
+
+def _inplace_dropout_rate_names(body) -> set[str]:
+    """The names a body passes as the rate of a dropout module built in place (`nn.Dropout(p,
+    inplace=True)`, `Dropout2d(p=rate, inplace=True)`)."""
+    names: set[str] = set()
+    stack: list = [body]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is cst.Call:
+            func = current.func
+            last = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
+            if (
+                type(last) is str
+                and last.startswith(_DROPOUT_CLASSES)
+                and any(
+                    a.keyword is not None
+                    and a.keyword.value == "inplace"
+                    and not (type(a.value) is cst.Name and a.value.value == "False")
+                    for a in current.args
+                )
+            ):
+                rate = _arg_expr(current, ("p",), "p")
+                if type(rate) is cst.Name:
+                    names.add(rate.value)
+        elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
+            continue
+        stack.extend(_subnodes(current))
+    return names
 
 
 def _default_tests(body) -> tuple[set[str], set[str]]:
