@@ -1170,6 +1170,10 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     for cls in module.lineage(unit.owner):  # `self.*` facts come from `__init__`, inherited too
         deps.append(cls)
         deps += cls.init
+        if cls is not unit.owner:
+            # `self.propagate(...)` in a subclass's `forward`, defined by a local base class
+            # (pyg#8953's MessagePassing): the analysis runs the inherited method
+            deps += _methods_named(cls, unit.attrs)
         for targets, _, assigned in cls.assigns:
             if not targets.isdisjoint(unit.scan.read_attrs):  # `self.block(x)`: built from
                 for built in module.named(module.classes, set(assigned)):

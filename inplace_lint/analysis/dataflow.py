@@ -930,6 +930,11 @@ class FunctionInterpreter:
         self.stmt: cst.CSTNode | None = None
         self.last_inplace_activation: tuple[str, cst.CSTNode, str] | None = None
         self.clobbered: dict[str, tuple[cst.CSTNode, str]] = {}
+        # in-place activations whose result went to names nothing has read yet (by name): an
+        # activation called only for its effect on its input (`relu_out = self.relu(bn_out)`,
+        # then `self.conv(bn_out)`: a Caffe port's in-place ReLU) is read as meant (IPL102)
+        self.unread_results: dict[str, list[cst.CSTNode]] = {}
+        self.unread_activations: set[cst.CSTNode] = set()
         self.is_function_forward = bool(
             info.cls is not None
             and info.cls.autograd_function_fw
@@ -1856,6 +1861,10 @@ class FunctionInterpreter:
                 targets = {dotted_name(t.target) for t in small.targets}
                 if name not in targets:
                     self.clobbered[name] = (node, text)
+                    if all(type(t.target) is cst.Name for t in small.targets):
+                        self.unread_activations.add(node)
+                        for t in small.targets:
+                            self.unread_results.setdefault(t.target.value, []).append(node)
         elif kind is cst.AnnAssign:
             if small.value is not None:
                 self.bind(small.target, self.eval(small.value, state), state, small)
@@ -2956,6 +2965,8 @@ class FunctionInterpreter:
         if name in self.clobbered:
             node, text = self.clobbered.pop(name)
             self.result.reuses.append(Reuse(node, name, expr, text, self.info.key))
+        if name in self.unread_results:
+            self.unread_activations.difference_update(self.unread_results.pop(name))
         value = state.env.get(name)
         if value is not None:
             return value
@@ -3095,15 +3106,20 @@ class FunctionInterpreter:
                     lineage=frozenset(),
                     attr=attr if declared.parameter else None,
                     attr_by=module.node if declared.parameter else None,
+                    owner_attr=module.owner_attr if declared.parameter else None,
+                    owner_by=module.owner_by if declared.parameter else None,
                 )
             if isinstance(declared, ModuleVal):
                 # a submodule seen from outside: its parameters are the owner's parameters
+                outermost = module.owner_attr is not None
                 return replace(
                     declared,
                     uid=module.key_root,
                     path=path or declared.path,
                     frozen=declared.frozen or module.frozen,
                     params_unknown=declared.params_unknown or module.params_unknown,
+                    owner_attr=module.owner_attr if outermost else attr,
+                    owner_by=module.owner_by if outermost else module.node,
                 )
             if not (
                 declared is None
@@ -3131,7 +3147,13 @@ class FunctionInterpreter:
             if facts is not None and module.node is not None:
                 # which of the layer's parameters: its call's save names those it keeps (a
                 # Linear's weight, never its bias)
-                tensor = replace(tensor, attr=attr, attr_by=module.node)
+                tensor = replace(
+                    tensor,
+                    attr=attr,
+                    attr_by=module.node,
+                    owner_attr=module.owner_attr,
+                    owner_by=module.owner_by,
+                )
             return tensor
         if attr and attr in module.child_names:
             # `seq.conv` of a container whose children have names: that child, its tensors the
@@ -5879,7 +5901,10 @@ class FunctionInterpreter:
                 )
             )
             if isinstance(out_value, TensorVal):
-                self.record_write(state, out_value, "out", node, None, op_text=op_text)
+                # (the `out=` expression: `out=self._u` writes the module's buffer, which a
+                # caller's earlier call of the module saved: pytorch#62293's spectral norm)
+                out_expr = _arg_expr(node, (), "out") if type(node) is cst.Call else None
+                self.record_write(state, out_value, "out", node, out_expr, op_text=op_text)
 
         target = bound.get(facts.inplace_param) if facts.inplace_param else None
         grad_on = state.grad_enabled
@@ -5997,10 +6022,11 @@ class FunctionInterpreter:
             )
             if (
                 target_expr is not None
-                and (path := dotted_name(target_expr))
+                and (path := dotted_name(_inplace_chain_base(target_expr)))
                 and path in state.env
                 and state.env[path] is target
             ):
+                # (`h.mul_(0.5).add_(new)`: the chain's second write is `h`'s too)
                 state.env[path] = result
         elif (
             facts.view_of
@@ -6776,12 +6802,27 @@ class FunctionInterpreter:
                 for s in saves
                 if s.only is None or s.by is not tensor.attr_by or tensor.attr in s.only
             )
+        if tensor.owner_attr is not None and tensor.owner_by is not None:
+            # `net.fc1.weight.mul_(...)` after `net(x)` whose forward saved only `fc2`'s
+            # parameters (`F.linear` keeps its weight only for an input that requires grad)
+            saves = tuple(
+                s
+                for s in saves
+                if s.only is None or s.by is not tensor.owner_by or tensor.owner_attr in s.only
+            )
         own = path.removesuffix(".data") if path else None
         if callee is not None and own and own.startswith("self.") and own.count(".") == 1:
             # a module's call replays its forward's write to `self.<name>` (or its `.data`): a
             # save of that module's parameters that names those it saved counts only if it
             # names this one
             saves = tuple(s for s in saves if s.only is None or own[5:] in s.only)
+        elif callee is not None and own and own.startswith("self.") and type(writer) is not tuple:
+            # `net.renorm_()` writing `self.fc1.weight`: a save by `net`'s own call that names
+            # the submodules it saved (`fc2` only: `fc1` was given data) holds if it names `fc1`
+            first = own.split(".")[1]
+            saves = tuple(
+                s for s in saves if s.only is None or s.by is not writer or first in s.only
+            )
         write = Write(
             node=node,
             stmt=stmt if stmt is not None else self.stmt,
@@ -7009,7 +7050,9 @@ class FunctionInterpreter:
             seen[key] = write
             unique.append(write)
         self.result.writes = unique
-        self.result.reuses = _unique_by_node(self.result.reuses)
+        self.result.reuses = _unique_by_node(
+            [r for r in self.result.reuses if r.node not in self.unread_activations]
+        )
         self.result.rebinds = _unique_by_node(self.result.rebinds)
         self.result.out_calls = _unique_by_node(self.result.out_calls)
         self.result.adjacency = _unique_by_node(self.result.adjacency)
@@ -8320,6 +8363,18 @@ def _kinds(values: list) -> tuple[str, ...]:
         else "unknown"
         for v in values
     )
+
+
+def _inplace_chain_base(expr):
+    """`h` for `h.mul_(0.5)` (the receiver of a chain of in-place methods, which return it)."""
+    while (
+        type(expr) is cst.Call
+        and type(expr.func) is cst.Attribute
+        and expr.func.attr.value.endswith("_")
+        and not expr.func.attr.value.endswith("__")
+    ):
+        expr = expr.func.value
+    return expr
 
 
 def _arg_expr(call: cst.Call, params: tuple[str, ...], name: str):

@@ -106,6 +106,11 @@ class TensorVal:
     # one names it (``Save.only``) so that a write of another (`count`) is not held against it
     attr: str | None = None
     attr_by: cst.CSTNode | None = None  # and that module's constructor call (``Save.by``)
+    # reached through a submodule of an instance seen from outside (`net.fc1.weight`): that
+    # submodule's attribute on the instance and the instance's constructor call; a save by the
+    # instance's call that names its submodules (``Save.only``) holds only if it names this one
+    owner_attr: str | None = None
+    owner_by: cst.CSTNode | None = None
     parameter: bool = False  # an nn.Parameter / module parameter (for IPL006 / paddle rules)
     nondiff_outputs: tuple[int, ...] = ()  # a tuple result whose outputs at these indices are
     #                                        integer-like (indices of topk/sort/max(dim)): no grad
@@ -146,6 +151,10 @@ class ModuleVal:
     # `__init__` parameter (None where not a literal): `__init__` and its methods are analysed
     # with them (`Block(inplace=True)`, `ConvBN(activation="relu")`)
     init_entry: tuple = ()
+    # a submodule seen from outside (`net.fc1`): its attribute on the outermost instance it was
+    # reached through, and that instance's constructor call (``TensorVal.owner_attr``)
+    owner_attr: str | None = None
+    owner_by: cst.CSTNode | None = field(default=None, hash=False, compare=False)
 
     @property
     def key_root(self) -> str:
