@@ -719,3 +719,32 @@ def test_reading_the_gradient_of_an_overwritten_input_is_no_reuse() -> None:
     assert codes(body.format(read="grad")) == []
     assert codes(body.format(read="requires_grad")) == []
     assert [c for _, c in codes(body.format(read="sum()"))] == ["IPL102"]
+
+
+def test_string_methods_and_legacy_new_make_no_tensor_from_an_opaque_callee() -> None:
+    # precision30 (residual-flows, a torchvision copy): a log line `s = '...'.format(...)`
+    # extended with `s += ...`, and the legacy `x.new()` filled in place, were opt-in IPL201s
+    body = """
+        import torch
+
+        def step(model, x, meter):
+            loss = model(x).sum()
+            s = ('Epoch %s | '
+                 'loss {{}}'.format(loss)) % meter
+            s += ' | CE {{:.4f}}'.format(100 * loss)
+            noise = {new}.resize_as_(x).uniform_()
+            loss.backward()
+            return s, noise
+    """
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    every = Settings(enabled=frozenset(all_rules()))
+
+    def every_code(source: str) -> list[str]:
+        return [d.code for d in lint_source(textwrap.dedent(source), "t.py", every)]
+
+    assert every_code(body.format(new="x.new()")) == []
+    assert every_code(body.format(new="x.new(2, 3)")) == []
+    # (an opaque callee's result filled in place is still the opt-in rule's: both writes)
+    assert every_code(body.format(new="model.make(x)")) == ["IPL201", "IPL201"]

@@ -3282,6 +3282,11 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
+        if type(func) is cst.Attribute and type(func.value) in _STRING_LITERALS:
+            # `'Epoch {0} | loss {1:.3f}'.format(epoch, loss)`: a string, never a tensor (a log
+            # line extended with `s += ...` was an opt-in IPL201: precision30, residual-flows)
+            self._args(call, state)
+            return UNKNOWN
         if type(func) is cst.Attribute and type(func.value) is cst.Call:
             key = self._super_method(func)
             if key is not None:
@@ -4064,6 +4069,13 @@ class FunctionInterpreter:
             return ArrayVal(tensor.storage)
         if fw == "torch" and method in _NEW_TENSOR_METHODS:
             return self._new_tensor(fw, call, state)
+        if fw == "torch" and method == "new":
+            # the legacy `x.new()`, `x.new(4, 2)`, `x.new([1.0, 2.0])`: a new tensor without
+            # grad (measured); given a tensor, the legacy constructor may share its memory
+            positional, keywords = self._args(call, state)
+            if not any(isinstance(v, TensorVal) for v in (*positional, *keywords.values())):
+                return self._new_leaf(fw, False, call, state)
+            return UNKNOWN
         if (
             method in _MODULE_ONLY_METHODS
             and self.info.node.name.value == "__init__"
@@ -8363,6 +8375,9 @@ def _kinds(values: list) -> tuple[str, ...]:
         else "unknown"
         for v in values
     )
+
+
+_STRING_LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 
 
 def _inplace_chain_base(expr):
