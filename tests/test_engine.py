@@ -748,3 +748,30 @@ def test_string_methods_and_legacy_new_make_no_tensor_from_an_opaque_callee() ->
     assert every_code(body.format(new="x.new(2, 3)")) == []
     # (an opaque callee's result filled in place is still the opt-in rule's: both writes)
     assert every_code(body.format(new="model.make(x)")) == ["IPL201", "IPL201"]
+
+
+def test_a_state_dict_is_no_tensor() -> None:
+    # precision31 (pytorch-inpainting-with-partial-conv): `sd[k] = sd[k].cpu()` over an
+    # unknown object's `state_dict()` was an opt-in IPL202
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    every = Settings(enabled=frozenset(all_rules()))
+    body = """
+        import torch
+
+        def to_cpu(obj):
+            sd = obj.{method}()
+            for k in sd.keys():
+                sd[k] = sd[k].cpu()
+            return sd
+    """
+    found = [
+        d.code
+        for d in lint_source(textwrap.dedent(body.format(method="state_dict")), "t.py", every)
+    ]
+    assert found == []
+    found = [
+        d.code for d in lint_source(textwrap.dedent(body.format(method="weights")), "t.py", every)
+    ]
+    assert found == ["IPL202"]

@@ -930,6 +930,9 @@ class FunctionInterpreter:
         self.stmt: cst.CSTNode | None = None
         self.last_inplace_activation: tuple[str, cst.CSTNode, str] | None = None
         self.clobbered: dict[str, tuple[cst.CSTNode, str]] = {}
+        # calls whose `*args` of unknown length comes before other positional arguments, and
+        # its index among the evaluated ones (``_spread_star``)
+        self.unsized_star: dict[cst.Call, int] = {}
         # in-place activations whose result went to names nothing has read yet (by name): an
         # activation called only for its effect on its input (`relu_out = self.relu(bn_out)`,
         # then `self.conv(bn_out)`: a Caffe port's in-place ReLU) is read as meant (IPL102)
@@ -3287,6 +3290,16 @@ class FunctionInterpreter:
             # line extended with `s += ...` was an opt-in IPL201: precision30, residual-flows)
             self._args(call, state)
             return UNKNOWN
+        if (
+            type(func) is cst.Attribute
+            and func.attr.value == "state_dict"
+            and not call.args
+            and not any("state_dict" in c.methods for c in self.index.classes.values())
+        ):
+            # `model.state_dict()`, an optimizer's: a dict of tensors, never a tensor (`sd[k] =
+            # sd[k].cpu()` was an opt-in IPL202 on an unknown `obj`: precision31)
+            self.eval(func.value, state)
+            return UNKNOWN
         if type(func) is cst.Attribute and type(func.value) is cst.Call:
             key = self._super_method(func)
             if key is not None:
@@ -3558,8 +3571,41 @@ class FunctionInterpreter:
             elif arg.star and isinstance(value, ModuleVal) and _iterates_children(value):
                 positional.extend(value.children)  # `nn.Sequential(*blocks)`
             else:
+                if arg.star and arg is not call.args[-1]:
+                    # `f(*tensors, depth, W)`: how many positions the star fills is not known
+                    # here (``_spread_star``)
+                    self.unsized_star[call] = len(positional)
                 positional.append(value)
         return positional, keywords
+
+    def _spread_star(self, key: str, call: cst.Call, positional: list) -> list:
+        """`self.mpn(*tensors, self.depthG, self.W_a, self.outputAtom)` (Modof, recall28): a
+        star of unknown length before other positional arguments. When the callee takes a fixed
+        number of positional parameters, none with a default, and the call passes no keyword,
+        the star fills what the others leave, and the arguments after it bind to the last
+        parameters (each of the star's positions gets its value, as unpacking it would).
+        Otherwise the arguments after the star are not bound by position at all."""
+        at = self.unsized_star.pop(call, None)
+        if at is None:
+            return positional
+        info = self.index.functions.get(key)
+        names = self.flow.parameter_names(key)
+        params = info.node.params if info is not None else None
+        fixed = (
+            params is not None
+            and isinstance(params.star_arg, cst.MaybeSentinel)
+            and not any(p.default is not None for p in (*params.posonly_params, *params.params))
+            and all(a.keyword is None and a.star != "**" for a in call.args)
+            and sum(1 for a in call.args if a.star) == 1
+        )
+        width = len(names) - (len(positional) - 1)
+        if not fixed or width < 0:
+            return (
+                positional[:at] + [UNKNOWN] * (len(names) - at)
+                if len(names) > at
+                else positional[:at]
+            )
+        return positional[:at] + [positional[at]] * width + positional[at + 1 :]
 
     def call_framework(self, qual: str, call: cst.Call, state: State) -> Value:
         if qual == "einops.rearrange":
@@ -4795,6 +4841,7 @@ class FunctionInterpreter:
         if not self.call_local_functions and call not in self.factory_calls:
             return self.call_opaque(call, state, call.func)
         positional, keywords = self._args(call, state)
+        positional = self._spread_star(key, call, positional)
         if bound is not None:
             positional = [*bound[0], *positional]
             keywords = {**bound[1], **keywords}
@@ -7500,7 +7547,16 @@ def _rearrange_merges_permuted(call: cst.Call) -> bool:
     if not isinstance(pattern, str) or "->" not in pattern:
         return False
     left, _, right = pattern.partition("->")
-    if "(" in left or "(" not in right or "..." in pattern:
+    if "(" not in right or "..." in pattern:
+        return False
+    axes = left.replace("(", " ").replace(")", " ").split()
+    for group in re.findall(r"\(([^()]*)\)", right):
+        # a merged group whose axes are not adjacent and in order in the input (`b (h d) x y ->
+        # b h (y x) d`, recall28's BoTNet probe): no stride can step through it, a copy (measured)
+        at = [axes.index(a) for a in group.split() if a in axes]
+        if at and at != list(range(at[0], at[0] + len(at))):
+            return True
+    if "(" in left:
         return False
     order = right.replace("(", " ").replace(")", " ").split()
     inputs = [a for a in left.split() if a in order]
@@ -8308,6 +8364,14 @@ def _is_configuration(expr, optional: frozenset[str] = frozenset()) -> bool:
         return (left or right) if isinstance(expr.operator, cst.And) else (left and right)
     if isinstance(expr, cst.Name) and expr.value in optional:
         return True
+    if (
+        isinstance(expr, cst.Comparison)
+        and _is_shape_read(expr.left)
+        and all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in expr.comparisons)
+    ):
+        # `if x.shape[2] == 1:` (MetaBIN's meta-BIN, precision31), `if mu.size() == (k, d):`
+        # (mammoth's GMM, precision28): a write under it runs for some input shapes only
+        return True
     if isinstance(expr, cst.Comparison):
         return _is_configuration(expr.left, optional) and all(
             isinstance(c.comparator, (cst.SimpleString, cst.Integer, cst.Float))
@@ -8319,6 +8383,22 @@ def _is_configuration(expr, optional: frozenset[str] = frozenset()) -> bool:
         )
     name = dotted_name(expr)
     return name is not None and name.startswith("self.")
+
+
+def _is_shape_read(expr) -> bool:
+    """`x.shape`, `x.shape[2]`, `x.size()`, `x.size(1)`, `x.dim()`, `x.ndim`, `len(x.shape)`."""
+    if type(expr) is cst.Subscript:
+        expr = expr.value
+    if type(expr) is cst.Call:
+        if type(expr.func) is cst.Name and expr.func.value == "len" and len(expr.args) == 1:
+            inner = expr.args[0].value
+            return type(inner) is cst.Attribute and inner.attr.value == "shape"
+        return type(expr.func) is cst.Attribute and expr.func.attr.value in (
+            "size",
+            "dim",
+            "ndimension",
+        )
+    return type(expr) is cst.Attribute and expr.attr.value in ("shape", "ndim")
 
 
 def _identity_test(expr, values: list) -> ConstVal | None:
