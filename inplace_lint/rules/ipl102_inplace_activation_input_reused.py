@@ -12,7 +12,10 @@ class InplaceActivationInputReused(Rule):
     """## What it does
     Finds `y = act(x)` with an in-place activation (`nn.ReLU(inplace=True)`, `F.relu(x,
     inplace=True)`) or an in-place method (`x0 = pos.floor_()`) whose result goes to another
-    name, followed by a read of `x` as if it still held its old values.
+    name, followed by a read of `x` as if it still held its old values. An activation whose
+    result is never read (`relu_out = self.relu(bn_out)`, then `self.conv(bn_out)`: a Caffe
+    port's in-place ReLU) is called for its effect on `x`, and the later read wants the
+    activated values: not reported.
 
     ## Why is this bad?
     The activation overwrote `x`; the later read sees the activated values. Nothing raises, the

@@ -35,9 +35,10 @@ class ConditionalSavedTensorModified(Rule):
     write of IPL002 / IPL003 / IPL011 (a leaf changed in place in grad mode) in such a method,
     whose callers elsewhere may run it under `no_grad` (a `load_from(weights)`), or under such an
     option (`if not dcn_head: self.heatmap.bias[:] = -2.19` with `dcn_head=True` by default); and
-    IPL014's assignment of a plain tensor to a registered parameter under such an option. Where
-    the instance built in the module takes the failing path, the error itself (IPL001, IPL002,
-    ...) is reported instead.
+    IPL014's assignment of a plain tensor to a registered parameter under such an option. A test
+    of a tensor's shape (`if x.shape[2] == 1:`, `if mu.size() == (k, d):`, `x.dim() == 4`) counts
+    as such an option: the write happens for some inputs only. Where the instance built in the
+    module takes the failing path, the error itself (IPL001, IPL002, ...) is reported instead.
 
     ## Why is this bad?
     Whenever that branch or method runs with grad, backward raises
