@@ -257,6 +257,14 @@ PROBES: list[Probe] = [
     _p("paddle.where", {"condition": Bool(S), "x": S, "y": S}, _constant=("condition",)),
     _p("paddle.cast", dtype="float64"),
     _p("paddle.norm", p=2),
+    # (paddle23: ops whose saves a round found unmeasured, each raising on a write to its output)
+    _p("paddle.linalg.norm", p=2),
+    _p("paddle.linalg.vector_norm", p=2),
+    _p("paddle.dist", {"x": S, "y": S}, p=2),
+    _p("paddle.cdist", {"x": (2, 3), "y": (4, 3)}),
+    _p("paddle.amax", axis=0),
+    _p("paddle.amin", axis=0),
+    _p("paddle.logcumsumexp", axis=0),
     _p("paddle.std"),
     _p("paddle.var"),
     _p("paddle.cumsum", axis=0),
@@ -284,6 +292,10 @@ PROBES: list[Probe] = [
     _p(f"{FUNCTIONAL}.max_pool2d", {"x": (1, 1, 4, 4)}, kernel_size=2),
     _p(f"{FUNCTIONAL}.avg_pool2d", {"x": (1, 1, 4, 4)}, kernel_size=2),
     _p(f"{FUNCTIONAL}.adaptive_avg_pool2d", {"x": (1, 1, 4, 4)}, output_size=1),
+    _p(f"{FUNCTIONAL}.avg_pool1d", {"x": (1, 2, 4)}, kernel_size=2),
+    _p(f"{FUNCTIONAL}.adaptive_avg_pool1d", {"x": (1, 2, 4)}, output_size=1),
+    _p(f"{FUNCTIONAL}.group_norm", {"x": (2, 4, 3), "weight": (4,), "bias": (4,)}, num_groups=2),
+    _p(f"{FUNCTIONAL}.local_response_norm", {"x": (1, 4, 3, 3)}, size=3),
     _p(f"{FUNCTIONAL}.normalize"),
     _p(f"{FUNCTIONAL}.cosine_similarity", {"x1": (2, 3), "x2": (2, 3)}, axis=1),
     _p(f"{FUNCTIONAL}.pairwise_distance", {"x": (2, 3), "y": (2, 3)}),
@@ -443,7 +455,9 @@ class ProbeFailed(Exception):
 
 def resolve(qualname: str) -> Callable[..., Any]:
     module, _, name = qualname.rpartition(".")
-    obj: Any = {"paddle": paddle, FUNCTIONAL: F, "paddle.nn": nn}[module]
+    obj: Any = {"paddle": paddle, FUNCTIONAL: F, "paddle.nn": nn, "paddle.linalg": paddle.linalg}[
+        module
+    ]
     return getattr(obj, name)
 
 
