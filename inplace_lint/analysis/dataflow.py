@@ -4097,6 +4097,30 @@ class FunctionInterpreter:
                 index = self.param_origins[origin]
                 self.result.summary.train_steps.append(("backward", index, retain))
             return UNKNOWN
+        if fw == "paddle" and method == "register_hook" and len(call.args) == 1:
+            hook = call.args[0].value
+            if type(hook) is cst.Lambda and _single_parameter(hook) is not None:
+                # `y.register_hook(lambda g: g.scale_(0.5))`: Paddle hands a hook the gradient
+                # as a leaf that does not stop gradient, so an in-place API on it raises the leaf
+                # error during backward (measured on 3.3.1, paddle23; torch allows it)
+                name = _single_parameter(hook)
+                before = state.env.get(name)
+                state.env[name] = TensorVal(
+                    fw=fw,
+                    storage=new_id(),
+                    requires_grad=True,
+                    leaf=True,
+                    producer=f"the gradient `{name}` the hook receives",
+                    producer_node=hook,
+                )
+                grad_enabled, state.grad_enabled = state.grad_enabled, True
+                self.eval(hook.body, state)
+                state.grad_enabled = grad_enabled
+                if before is None:
+                    state.env.pop(name, None)
+                else:
+                    state.env[name] = before
+                return UNKNOWN
         if method in ("detach", "detach_"):
             self._args(call, state)
             if method == "detach_":
@@ -8458,6 +8482,20 @@ def _kinds(values: list) -> tuple[str, ...]:
 
 
 _STRING_LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _single_parameter(function: cst.Lambda) -> str | None:
+    """The name of a lambda's one plain parameter (`lambda g: ...`), else None."""
+    params = function.params
+    if (
+        len(params.params) != 1
+        or params.posonly_params
+        or params.kwonly_params
+        or not isinstance(params.star_arg, cst.MaybeSentinel)
+        or params.star_kwarg is not None
+    ):
+        return None
+    return params.params[0].name.value
 
 
 def _inplace_chain_base(expr):

@@ -31,7 +31,9 @@ class PaddleLeafInplace(Rule):
     trainable leaf (`stop_gradient=False`, a parameter) outside `paddle.no_grad()`. A write into a
     view of the leaf (`w.transpose(...)[i] = v`, `w[0][1] = v`) is not one: Paddle allows it. A
     write made only under an option of the object (`if not dcn_head:`) is IPL203's, unless the
-    instance built in the module sets the option.
+    instance built in the module sets the option. The gradient a hook receives is such a leaf too
+    (`p.register_hook(lambda g: g.clip_(-c, c))`, legal in PyTorch): backward raises the error,
+    wrapped in an `OSError`.
 
     ## Why is this bad?
     Paddle raises at the write:
