@@ -2932,14 +2932,8 @@ class FunctionInterpreter:
         """`q, k, v = map(lambda t: rearrange(t, ...), (q, k, v))` (lucidrains' attention): the
         lambda applied to each item of a short sequence, in order, as the itemwise comprehension
         does; None when it is not that shape."""
-        params = function.params
-        if (
-            len(params.params) != 1
-            or params.posonly_params
-            or params.kwonly_params
-            or not isinstance(params.star_arg, cst.MaybeSentinel)
-            or params.star_kwarg is not None
-        ):
+        name = _single_parameter(function)
+        if name is None:
             return None
         sequence = self.eval(items, state)
         if not (
@@ -2948,7 +2942,6 @@ class FunctionInterpreter:
             and all(isinstance(i, TensorVal) for i in sequence.items)
         ):
             return None
-        name = params.params[0].name.value
         before = state.env.get(name)
         values = []
         for item in sequence.items:
