@@ -4114,6 +4114,24 @@ class FunctionInterpreter:
                 else:
                     state.env[name] = before
                 return UNKNOWN
+            key = hook.value if type(hook) is cst.Name else None
+            callee = self.flow.result(key) if key in self.index.functions else None
+            inner = callee.summary.param_writes.get(0) if callee is not None else None
+            if inner is not None and self.call_local_functions:
+                # `w.register_hook(_mask_grad)` with `def _mask_grad(g): g.multiply_(mask)`: the
+                # hook's write into its argument, replayed on that leaf
+                leaf = TensorVal(
+                    fw=fw,
+                    storage=new_id(),
+                    requires_grad=True,
+                    leaf=True,
+                    producer=f"the gradient the hook `{key}` receives",
+                    producer_node=hook,
+                )
+                grad_enabled, state.grad_enabled = state.grad_enabled, True
+                self._replay(inner, leaf, call, state)
+                state.grad_enabled = grad_enabled
+                return UNKNOWN
         if method in ("detach", "detach_"):
             self._args(call, state)
             if method == "detach_":
