@@ -286,7 +286,7 @@ class ModuleDataflow:
         self._readable: dict[str, frozenset[str] | None] = {}
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
         self._tested_defaults: dict[str, dict[str, object]] = {}
-        self._dropout_rates: dict[str, dict[str, object]] = {}
+        self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
         # "weight", ...)`): reading it computes a fresh tensor, not the parameter
         self.parametrized: set[tuple[str, str]] = set()
@@ -538,25 +538,27 @@ class ModuleDataflow:
             self._tested_defaults[key] = found
         return found
 
-    def dropout_rates(self, key: str) -> dict[str, object]:
+    def dropout_rates(self, key: str) -> dict[int, object]:
         """The parameters that the function gives an in-place dropout as its rate
-        (`self.dropout = nn.Dropout(dropout, inplace=True)`, torchgeo's L-TAE), with their number
-        defaults (``_NOT_LITERAL`` for none). Numbers are not part of a constructor's
-        ``init_entry`` (every width would make a specialisation of its own); these are, so that an
-        instance built with the default rate, or with a literal one, is analysed with it: the
-        write is then certain (p > 0) or absent (p = 0), not a configuration away (IPL203)."""
+        (`self.dropout = nn.Dropout(dropout, inplace=True)`, torchgeo's L-TAE), by position
+        among ``parameter_names``, with their number defaults (``_NOT_LITERAL`` for none).
+        Numbers are not part of a constructor's ``init_entry`` (every width would make a
+        specialisation of its own); these are, so that an instance built with the default rate,
+        or with a literal one, is analysed with it: the write is then certain (p > 0) or absent
+        (p = 0), not a configuration away (IPL203)."""
         found = self._dropout_rates.get(key)
         if found is None:
             info = self.index.functions.get(key)
             found = {}
-            if info is not None:
+            rates = _inplace_dropout_rate_names(info.node.body) if info is not None else ()
+            if rates:
+                names = self.parameter_names(key)
                 params = info.node.params
-                names = _inplace_dropout_rate_names(info.node.body)
                 for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-                    if param.name.value in names:
+                    if param.name.value in rates and param.name.value in names:
                         value = _literal(param.default) if param.default is not None else None
                         number = isinstance(value, (int, float)) and not isinstance(value, bool)
-                        found[param.name.value] = value if number else _NOT_LITERAL
+                        found[names.index(param.name.value)] = value if number else _NOT_LITERAL
             self._dropout_rates[key] = found
         return found
 
@@ -3765,7 +3767,7 @@ class FunctionInterpreter:
             return self._new_leaf(fw, rg is True or stop is False, call, state)
         keywords = _literal_keywords(call, state.env)
         write_condition = None
-        if qual.rsplit(".", 1)[-1].startswith(("Dropout", "AlphaDropout", "FeatureAlphaDropout")):
+        if qual.rsplit(".", 1)[-1].startswith(_DROPOUT_CLASSES):
             rate = keywords.get("p", keywords.get("0", 0.5))
             if rate is kb.UNKNOWN_LITERAL and keywords.get("inplace") is True:
                 # in-place dropout writes only when p > 0; with p unknown the error is a
@@ -4090,48 +4092,13 @@ class FunctionInterpreter:
                 index = self.param_origins[origin]
                 self.result.summary.train_steps.append(("backward", index, retain))
             return UNKNOWN
-        if fw == "paddle" and method == "register_hook" and len(call.args) == 1:
-            hook = call.args[0].value
-            if type(hook) is cst.Lambda and _single_parameter(hook) is not None:
-                # `y.register_hook(lambda g: g.scale_(0.5))`: Paddle hands a hook the gradient
-                # as a leaf that does not stop gradient, so an in-place API on it raises the leaf
-                # error during backward (measured on 3.3.1, paddle23; torch allows it)
-                name = _single_parameter(hook)
-                before = state.env.get(name)
-                state.env[name] = TensorVal(
-                    fw=fw,
-                    storage=new_id(),
-                    requires_grad=True,
-                    leaf=True,
-                    producer=f"the gradient `{name}` the hook receives",
-                    producer_node=hook,
-                )
-                grad_enabled, state.grad_enabled = state.grad_enabled, True
-                self.eval(hook.body, state)
-                state.grad_enabled = grad_enabled
-                if before is None:
-                    state.env.pop(name, None)
-                else:
-                    state.env[name] = before
-                return UNKNOWN
-            key = hook.value if type(hook) is cst.Name else None
-            callee = self.flow.result(key) if key in self.index.functions else None
-            inner = callee.summary.param_writes.get(0) if callee is not None else None
-            if inner is not None and self.call_local_functions:
-                # `w.register_hook(_mask_grad)` with `def _mask_grad(g): g.multiply_(mask)`: the
-                # hook's write into its argument, replayed on that leaf
-                leaf = TensorVal(
-                    fw=fw,
-                    storage=new_id(),
-                    requires_grad=True,
-                    leaf=True,
-                    producer=f"the gradient the hook `{key}` receives",
-                    producer_node=hook,
-                )
-                grad_enabled, state.grad_enabled = state.grad_enabled, True
-                self._replay(inner, leaf, call, state)
-                state.grad_enabled = grad_enabled
-                return UNKNOWN
+        if (
+            fw == "paddle"
+            and method == "register_hook"
+            and len(call.args) == 1
+            and self._paddle_hook(call.args[0].value, call, state)
+        ):
+            return UNKNOWN
         if method in ("detach", "detach_"):
             self._args(call, state)
             if method == "detach_":
@@ -4231,6 +4198,43 @@ class FunctionInterpreter:
             how="method",
             target_expr=receiver_expr,
         )
+
+    def _paddle_hook(self, hook, call: cst.Call, state: State) -> bool:
+        """`y.register_hook(lambda g: g.scale_(0.5))`, `w.register_hook(mask_grad)` with `def
+        mask_grad(g): g.multiply_(mask)`: Paddle hands a hook the gradient as a leaf that does
+        not stop gradient, so an in-place API on it raises the leaf error during backward
+        (measured on 3.3.1, paddle23; torch allows it). A lambda's body runs with its parameter
+        bound to that leaf; a local function's write into its argument is replayed on it. False
+        when the hook is neither."""
+        name = _single_parameter(hook) if type(hook) is cst.Lambda else None
+        key = hook.value if type(hook) is cst.Name else None
+        callee = self.flow.result(key) if key in self.index.functions else None
+        inner = callee.summary.param_writes.get(0) if callee is not None else None
+        if name is None and (inner is None or not self.call_local_functions):
+            return False
+        leaf = TensorVal(
+            fw="paddle",
+            storage=new_id(),
+            requires_grad=True,
+            leaf=True,
+            producer=f"the gradient `{name}` the hook receives"
+            if name
+            else f"the gradient the hook `{key}` receives",
+            producer_node=hook,
+        )
+        grad_enabled, state.grad_enabled = state.grad_enabled, True
+        if name is not None:
+            before = state.env.get(name)
+            state.env[name] = leaf
+            self.eval(hook.body, state)
+            if before is None:
+                state.env.pop(name, None)
+            else:
+                state.env[name] = before
+        else:
+            self._replay(inner, leaf, call, state)
+        state.grad_enabled = grad_enabled
+        return True
 
     def _local_method(self, module: ModuleVal, method: str) -> bool:
         """The module's local class (or a local base) defines ``method``."""
@@ -5682,7 +5686,7 @@ class FunctionInterpreter:
             init_entry: tuple = ()
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
-                init_entry = _init_signature(arguments, rates=self._rate_arguments(init_key))
+                init_entry = _init_signature(arguments, rates=self.flow.dropout_rates(init_key))
             children: tuple = ()
             frozen = False
             if init_key in self.index.functions and cls.module_fw:
@@ -5765,15 +5769,6 @@ class FunctionInterpreter:
                     continue  # (`def to_tensor(x, dtype=torch.float32)` left at its default)
                 return False
         return True
-
-    def _rate_arguments(self, init_key: str) -> dict[int, object]:
-        """Position -> number default of the constructor's in-place dropout rates
-        (``ModuleDataflow.dropout_rates``), for ``_init_signature``."""
-        rates = self.flow.dropout_rates(init_key)
-        if not rates:
-            return {}
-        names = self.flow.parameter_names(init_key)
-        return {names.index(name): default for name, default in rates.items() if name in names}
 
     def _default_of(self, name: str) -> cst.BaseExpression | None:
         """The default expression of this function's parameter ``name``, if it has one."""
@@ -6891,19 +6886,11 @@ class FunctionInterpreter:
         if tensor.attr is not None and tensor.attr_by is not None:
             # `self.flava.logit_scale.data.clamp_()`: a save of `self.flava`'s parameters by
             # its call holds only those its forward can read
-            saves = tuple(
-                s
-                for s in saves
-                if s.only is None or s.by is not tensor.attr_by or tensor.attr in s.only
-            )
+            saves = _naming(saves, tensor.attr_by, tensor.attr)
         if tensor.owner_attr is not None and tensor.owner_by is not None:
             # `net.fc1.weight.mul_(...)` after `net(x)` whose forward saved only `fc2`'s
             # parameters (`F.linear` keeps its weight only for an input that requires grad)
-            saves = tuple(
-                s
-                for s in saves
-                if s.only is None or s.by is not tensor.owner_by or tensor.owner_attr in s.only
-            )
+            saves = _naming(saves, tensor.owner_by, tensor.owner_attr)
         own = path.removesuffix(".data") if path else None
         if callee is not None and own and own.startswith("self.") and own.count(".") == 1:
             # a module's call replays its forward's write to `self.<name>` (or its `.data`): a
@@ -6913,10 +6900,7 @@ class FunctionInterpreter:
         elif callee is not None and own and own.startswith("self.") and type(writer) is not tuple:
             # `net.renorm_()` writing `self.fc1.weight`: a save by `net`'s own call that names
             # the submodules it saved (`fc2` only: `fc1` was given data) holds if it names `fc1`
-            first = own.split(".")[1]
-            saves = tuple(
-                s for s in saves if s.only is None or s.by is not writer or first in s.only
-            )
+            saves = _naming(saves, writer, own.split(".")[1])
         write = Write(
             node=node,
             stmt=stmt if stmt is not None else self.stmt,
@@ -8507,6 +8491,12 @@ def _single_parameter(function: cst.Lambda) -> str | None:
     ):
         return None
     return params.params[0].name.value
+
+
+def _naming(saves: tuple, by, attr: str) -> tuple:
+    """``saves`` without those made by the call of the module built by ``by`` that name which of
+    its parameters or submodules they kept (``Save.only``) and do not name ``attr``."""
+    return tuple(s for s in saves if s.only is None or s.by is not by or attr in s.only)
 
 
 def _inplace_chain_base(expr):
