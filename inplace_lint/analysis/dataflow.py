@@ -2141,6 +2141,7 @@ class FunctionInterpreter:
                 else:
                     graph.add(storage)
         unnamed_what: dict[str, str] = {}
+        unnamed_only: dict[str, frozenset[str]] = {}  # what every save of a storage names
         for storage, saves in state.saves.items():
             reached = [
                 s for s in saves if s.certain and s.op_id in lineage and s.what != "ctx attribute"
@@ -2165,6 +2166,8 @@ class FunctionInterpreter:
             if isinstance(storage, str) and storage.startswith("params:"):
                 unnamed.add(storage)
                 unnamed_what.setdefault(storage, reached[0].what)
+                if all(s.only for s in reached):
+                    unnamed_only[storage] = frozenset().union(*(s.only for s in reached))
                 if storage in self.module_arguments:
                     summary.saved_module_arguments.setdefault(storage, reached[0].what)
                 elif storage == own and summary.saved_own_parameters is None:
@@ -2178,8 +2181,14 @@ class FunctionInterpreter:
                 if storage in unnamed_what:
                     summary.saved_self_submodules.setdefault(attr, unnamed_what[storage])
                 if storage in unnamed:
-                    # `self.seq0(x)` saved that submodule's parameters: named by its attribute
-                    summary.saved_parameter_names.add(attr)
+                    # `self.seq0(x)` saved that submodule's parameters: named by its attribute,
+                    # and by their paths under it where every save names them (`head.weight`
+                    # for a Linear, which never keeps its bias)
+                    kept = unnamed_only.get(storage)
+                    if kept:
+                        summary.saved_parameter_names.update(f"{attr}.{k}" for k in kept)
+                    else:
+                        summary.saved_parameter_names.add(attr)
                     unnamed.discard(storage)
                     continue
             if not isinstance(held, TensorVal):
@@ -3109,6 +3118,7 @@ class FunctionInterpreter:
                 )
             if isinstance(declared, ModuleVal):
                 # a submodule seen from outside: its parameters are the owner's parameters
+                # (`net.enc.conv`: its path under the outermost instance, `enc.conv`)
                 outermost = module.owner_attr is not None
                 return replace(
                     declared,
@@ -3116,7 +3126,7 @@ class FunctionInterpreter:
                     path=path or declared.path,
                     frozen=declared.frozen or module.frozen,
                     params_unknown=declared.params_unknown or module.params_unknown,
-                    owner_attr=module.owner_attr if outermost else attr,
+                    owner_attr=f"{module.owner_attr}.{attr}" if outermost else attr,
                     owner_by=module.owner_by if outermost else module.node,
                 )
             if not (
@@ -6887,16 +6897,20 @@ class FunctionInterpreter:
             # `self.flava.logit_scale.data.clamp_()`: a save of `self.flava`'s parameters by
             # its call holds only those its forward can read
             saves = _naming(saves, tensor.attr_by, tensor.attr)
-        if tensor.owner_attr is not None and tensor.owner_by is not None:
+        if tensor.owner_attr is not None:
             # `net.fc1.weight.mul_(...)` after `net(x)` whose forward saved only `fc2`'s
-            # parameters (`F.linear` keeps its weight only for an input that requires grad)
-            saves = _naming(saves, tensor.owner_by, tensor.owner_attr)
+            # parameters (`F.linear` keeps its weight only for an input that requires grad),
+            # `net.head.bias` after one that saved `head.weight` (a Linear never keeps its
+            # bias). (In a run for a caller's instance, ``_module_entry``, the instance and the
+            # saves by its call have no construction site: None is then that instance.)
+            owned = f"{tensor.owner_attr}.{tensor.attr}" if tensor.attr else tensor.owner_attr
+            saves = _naming(saves, tensor.owner_by, owned)
         own = path.removesuffix(".data") if path else None
         if callee is not None and own and own.startswith("self.") and own.count(".") == 1:
             # a module's call replays its forward's write to `self.<name>` (or its `.data`): a
             # save of that module's parameters that names those it saved counts only if it
             # names this one
-            saves = tuple(s for s in saves if s.only is None or own[5:] in s.only)
+            saves = tuple(s for s in saves if s.only is None or _names(s.only, own[5:]))
         elif callee is not None and own and own.startswith("self.") and type(writer) is not tuple:
             # `net.renorm_()` writing `self.fc1.weight`: a save by `net`'s own call that names
             # the submodules it saved (`fc2` only: `fc1` was given data) holds if it names `fc1`
@@ -8496,7 +8510,17 @@ def _single_parameter(function: cst.Lambda) -> str | None:
 def _naming(saves: tuple, by, attr: str) -> tuple:
     """``saves`` without those made by the call of the module built by ``by`` that name which of
     its parameters or submodules they kept (``Save.only``) and do not name ``attr``."""
-    return tuple(s for s in saves if s.only is None or s.by is not by or attr in s.only)
+    return tuple(s for s in saves if s.only is None or s.by is not by or _names(s.only, attr))
+
+
+def _names(only: frozenset[str], attr: str) -> bool:
+    """Whether a save that kept ``only`` (attribute paths: `fc2`, `head.weight`) may have kept
+    ``attr`` (`head.bias`, `enc`): one path is the other or under it."""
+    if attr in only:
+        return True
+    return any(
+        attr.startswith(f"{kept}.") or kept.startswith(f"{attr}.") for kept in only
+    )
 
 
 def _inplace_chain_base(expr):
