@@ -1161,6 +1161,7 @@ class FunctionInterpreter:
             self.param_index[name] = index
             index += 1
             rg = _forward_input_rg(param) if self.is_forward_like else None
+            dtype = None
             if self.is_function_forward:
                 rg = False
             if index - 1 < len(self.entry) and self.entry[index - 1] is not None:
@@ -1190,6 +1191,9 @@ class FunctionInterpreter:
                         self.item_of_param[item.storage] = (index - 1, position)
                     state.env[name] = SeqVal(items)
                     continue
+                if type(passed) is _Typed:
+                    dtype = passed.dtype
+                    passed = passed.requires_grad
                 rg = passed
             elif (order := _string_tuple(param.default)) is not None:
                 # a dispatch order left at its default (`order=("conv", "norm", "act")`)
@@ -1215,6 +1219,7 @@ class FunctionInterpreter:
                 producer=f"the argument `{name}`",
                 known=True,
                 lineage=frozenset({origin}),
+                dtype=dtype,
             )
 
     def _layer_class_default(self, default) -> str | None:
@@ -3774,7 +3779,9 @@ class FunctionInterpreter:
             self._args(call, state)
             rg = _literal_kw(call, "requires_grad")
             stop = _literal_kw(call, "stop_gradient")
-            return self._new_leaf(fw, rg is True or stop is False, call, state)
+            made = self._new_leaf(fw, rg is True or stop is False, call, state)
+            dtype = _constructor_dtype(qual, call, state.env) if fw == "torch" else None
+            return replace(made, dtype=dtype) if dtype is not None else made
         keywords = _literal_keywords(call, state.env)
         write_condition = None
         if qual.rsplit(".", 1)[-1].startswith(_DROPOUT_CLASSES):
@@ -4091,6 +4098,21 @@ class FunctionInterpreter:
         return self.call_opaque(call, state, call.func, receiver=receiver)
 
     def call_tensor_method(
+        self, tensor: TensorVal, receiver_expr, method: str, call: cst.Call, state: State
+    ) -> Value:
+        target = _conversion_dtype(method, call, state.env) if tensor.fw == "torch" else None
+        if target is not None and tensor.dtype == target:
+            # `.long()` of an int64 tensor, `.to(torch.float64)` of a float64 one: torch returns
+            # the tensor itself (measured: the same object, its version counter), so a write
+            # to the result is a write to it (Lightning#2862's `target.long().clamp_max_()`)
+            self._args(call, state)
+            return tensor
+        result = self._call_tensor_method(tensor, receiver_expr, method, call, state)
+        if target is not None and isinstance(result, TensorVal) and result.storage != tensor.storage:
+            result = replace(result, dtype=target)
+        return result
+
+    def _call_tensor_method(
         self, tensor: TensorVal, receiver_expr, method: str, call: cst.Call, state: State
     ) -> Value:
         fw = tensor.fw
@@ -4899,10 +4921,10 @@ class FunctionInterpreter:
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
-        if state.grad_enabled and False in entry and not _is_entry_method(key):
+        if state.grad_enabled and any(map(_is_data, entry)) and not _is_entry_method(key):
             # a helper given data (`update(torch.randn(4, 3))`): ``_apply_data_callers``
             self.result.data_calls.append(
-                (key, frozenset(i for i, e in enumerate(entry) if e is False))
+                (key, frozenset(i for i, e in enumerate(entry) if _is_data(e)))
             )
         if module is not None and module.local_class and key.startswith(f"{module.local_class}."):
             self_entry = module.init_entry  # `block.fuse()`: a method of that very instance
@@ -6176,6 +6198,20 @@ class FunctionInterpreter:
                 known=True,
                 nondiff_outputs=facts.nondiff_outputs,
             )
+            if fw == "torch" and "dtype" not in keywords:
+                if facts.name in _INDEX_OPS:
+                    result = replace(result, dtype="int64")
+                elif (
+                    # float64 in, float64 out: type promotion keeps the widest float, and
+                    # autocast never casts a float64 tensor (its eligibility test excludes
+                    # double); a float32 one it may, so only float64 is followed through ops
+                    facts.differentiable
+                    and tensors
+                    and all(t.dtype == "float64" for t in tensors)
+                    and not _has_unknown(values)
+                    and not any(part in facts.name for part in _COMPLEX_PRODUCERS)
+                ):
+                    result = replace(result, dtype="float64")
         if facts.saves_output and may_record and isinstance(result, TensorVal):
             state.add_save(result.storage, Save(_unquote(op_text), node, op_id, "output", certain))
         if facts.result is not None and isinstance(result, TensorVal):
@@ -7494,6 +7530,19 @@ def _string_tuple(node) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class _Typed:
+    """An entry for a tensor whose dtype is known: whether it requires grad, and the dtype."""
+
+    requires_grad: bool
+    dtype: str
+
+
+def _is_data(entry: object) -> bool:
+    """An entry for a tensor that does not require grad (``_entry_signature``)."""
+    return entry is False or (type(entry) is _Typed and entry.requires_grad is False)
+
+
 def _entry_signature(positional: list) -> tuple:
     """What a call tells its callee: tensors that surely require grad, local modules, literal flags
     and strings."""
@@ -7501,10 +7550,12 @@ def _entry_signature(positional: list) -> tuple:
     for value in positional:
         if _flag_or_string(value):
             entry.append(value)
-        elif isinstance(value, TensorVal) and value.requires_grad is True:
-            entry.append(True)
-        elif isinstance(value, TensorVal) and value.requires_grad is False:
-            entry.append(False)  # data (`torch.randn(...)`, made under no_grad, detached)
+        elif isinstance(value, TensorVal) and value.requires_grad is not None:
+            # True, or data (False: `torch.randn(...)`, made under no_grad, detached); with its
+            # dtype where known (`torch.randint(...)`: int64, so that the callee's `.long()` is
+            # the tensor itself)
+            rg = value.requires_grad
+            entry.append(_Typed(rg, value.dtype) if value.dtype is not None else rg)
         elif (module := _module_entry(value)) is not None:
             entry.append(module)
         elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
@@ -8784,6 +8835,95 @@ _ITERABLE_CONTAINERS = frozenset({"ModuleList", "Sequential", "LayerList"})
 
 
 # tensor methods that make a new tensor of the receiver's dtype and device, with no graph
+# torch dtypes by the names code spells them (`torch.long`, `.long()`)
+_DTYPES = {
+    "float": "float32",
+    "float32": "float32",
+    "double": "float64",
+    "float64": "float64",
+    "half": "float16",
+    "float16": "float16",
+    "bfloat16": "bfloat16",
+    "long": "int64",
+    "int64": "int64",
+    "int": "int32",
+    "int32": "int32",
+    "short": "int16",
+    "int16": "int16",
+    "bool": "bool",
+    "uint8": "uint8",
+    "int8": "int8",
+}
+# the conversion methods named after their dtype (`byte` is uint8, `char` int8)
+_DTYPE_METHODS = {
+    **{m: _DTYPES[m] for m in ("float", "double", "half", "bfloat16", "long", "int", "short")},
+    "bool": "bool",
+    "byte": "uint8",
+    "char": "int8",
+}
+# ops whose result holds int64 indices, whatever their input (torch's documented dtype)
+_INDEX_OPS = frozenset({"argmax", "argmin", "argsort"})
+# ops whose real input gives a complex result (`fft_rfft`, `stft`, `view_as_complex`, `polar`)
+_COMPLEX_PRODUCERS = ("fft", "stft", "complex", "polar")
+
+
+def _dtype_of(expr, env: dict) -> str | None:
+    """The dtype an expression names: `torch.long`, or `x.dtype` of a tensor whose dtype is
+    known."""
+    if type(expr) is not cst.Attribute:
+        return None
+    base = dotted_name(expr.value)
+    if base == "torch":
+        return _DTYPES.get(expr.attr.value)
+    if expr.attr.value == "dtype" and base is not None:
+        held = env.get(base)
+        if isinstance(held, TensorVal):
+            return held.dtype
+    return None
+
+
+def _conversion_dtype(method: str, call: cst.Call, env: dict) -> str | None:
+    """The dtype a torch conversion converts to and nothing else (`.long()`, `.to(torch.long)`,
+    `.to(dtype=x.dtype)`, `.type(torch.float64)`); None for one that may also move the tensor
+    (`.to(device)`, `.to(other)`, `.cuda()`) or copy it (`copy=True`)."""
+    if method in _DTYPE_METHODS:
+        if any(a.keyword is None or a.keyword.value != "memory_format" for a in call.args):
+            return None
+        return _DTYPE_METHODS[method]
+    if method not in ("to", "type"):
+        return None
+    dtype = None
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None or arg.keyword.value == "dtype":
+            if dtype is not None:
+                return None  # `.to(device, dtype)`
+            dtype = _dtype_of(arg.value, env)
+            if dtype is None:
+                return None
+        elif arg.keyword.value not in ("non_blocking", "memory_format"):
+            return None  # `copy=True`, `device=...`
+    return dtype
+
+
+def _constructor_dtype(qual: str, call: cst.Call, env: dict) -> str | None:
+    """The dtype a torch factory's result surely has: the one its `dtype=` names, int64 for
+    `randint` / `randperm` and for an `arange` of integer literals (a float factory's follows
+    `torch.set_default_dtype`, which may run anywhere: not known)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "dtype":
+            return _dtype_of(arg.value, env)
+    name = qual.rsplit(".", 1)[-1]
+    if name in ("randint", "randperm"):
+        return "int64"
+    if name == "arange" and call.args and all(
+        a.keyword is None and not a.star and type(a.value) is cst.Integer for a in call.args
+    ):
+        return "int64"
+    return None
+
+
 _NEW_TENSOR_METHODS = frozenset({"new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"})
 # `torch.autograd.Variable`, as old code imports it
 _LEGACY_VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})

@@ -114,6 +114,11 @@ class TensorVal:
     parameter: bool = False  # an nn.Parameter / module parameter (for IPL006 / paddle rules)
     nondiff_outputs: tuple[int, ...] = ()  # a tuple result whose outputs at these indices are
     #                                        integer-like (indices of topk/sort/max(dim)): no grad
+    # its dtype where nothing can change it ("int64", "float64": an explicit `dtype=`, an index
+    # op, a conversion), kept by views; None when not known (a float factory's follows
+    # `torch.set_default_dtype`, an op's may follow autocast). A conversion to the dtype a
+    # tensor already has returns that tensor itself (`.long()` of an int64 target)
+    dtype: str | None = None
 
 
 @dataclass(frozen=True)
