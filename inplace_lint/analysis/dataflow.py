@@ -48,6 +48,7 @@ from inplace_lint.analysis.values import (
     PARAMETER_LOOP_PRODUCER,
     UNKNOWN,
     ArrayVal,
+    AutocastVal,
     ConstVal,
     DictVal,
     FrameworkRef,
@@ -976,6 +977,7 @@ class FunctionInterpreter:
         self.self_results_grad = False
         self._top_level: set[int] | None = None  # (``_straight_line``)
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
+        self.autocast = False  # inside a `with torch.autocast(...)` of this function
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
         self.lost_models = False  # a name that held a model was rebound to an unknown value
@@ -1841,17 +1843,19 @@ class FunctionInterpreter:
         return item
 
     def exec_with(self, stmt: cst.With, state: State) -> State:
-        saved = (state.grad_enabled, state.inference, self.grad_explicit)
+        saved = (state.grad_enabled, state.inference, self.grad_explicit, self.autocast)
         for item in stmt.items:
             value = self.eval(item.item, state)
             if isinstance(value, GradModeVal):
                 state.grad_enabled = value.enabled
                 state.inference = value.inference or (state.inference and value.enabled is False)
                 self.grad_explicit = True
+            elif isinstance(value, AutocastVal):
+                self.autocast = True
             if item.asname is not None:
                 self.bind(item.asname.name, UNKNOWN, state, stmt)
         state = self.exec_block(_body(stmt), state)
-        state.grad_enabled, state.inference, self.grad_explicit = saved
+        state.grad_enabled, state.inference, self.grad_explicit, self.autocast = saved
         return state
 
     def exec_small(self, small: cst.BaseSmallStatement, state: State) -> None:
@@ -3670,6 +3674,13 @@ class FunctionInterpreter:
             return GradModeVal(False)
         if qual in kb.ENABLE_GRAD_CONTEXTS:
             return GradModeVal(True)
+        if qual in kb.AUTOCAST_CONTEXTS:
+            self._args(call, state)
+            if _literal_kw(call, "enabled", state.env) is False:
+                return UNKNOWN  # `autocast(enabled=False)`: full precision
+            # (with `enabled=use_amp` it may be off: then the op saves the tensor itself, and
+            # taking the region for on can only miss that save, never invent one)
+            return AutocastVal()
         if qual in kb.SET_GRAD_ENABLED:
             arg = call.args[0].value if call.args else None
             enabled = _literal(arg)
@@ -4108,7 +4119,11 @@ class FunctionInterpreter:
             self._args(call, state)
             return tensor
         result = self._call_tensor_method(tensor, receiver_expr, method, call, state)
-        if target is not None and isinstance(result, TensorVal) and result.storage != tensor.storage:
+        if (
+            target is not None
+            and isinstance(result, TensorVal)
+            and result.storage != tensor.storage
+        ):
             result = replace(result, dtype=target)
         return result
 
@@ -4589,7 +4604,10 @@ class FunctionInterpreter:
                 if op_id is not None:
                     self.module_ops[op_id] = owner.params_storage_key
                     triggers = dict(getattr(facts, "attribute_triggers", ()))
-                    for what in facts.saved_attributes or ():
+                    # (in an autocast region a Linear / Conv saves a cast copy of its weight:
+                    # an update of the weight before backward raises nothing, measured)
+                    cast = self.autocast and facts.call.name in kb.AUTOCAST_LOWER_PRECISION
+                    for what in () if cast else facts.saved_attributes or ():
                         certain = _attribute_saved(triggers.get(what), facts.call, positional)
                         if certain is None:
                             continue  # Linear's weight, the input not requiring grad
@@ -5988,6 +6006,8 @@ class FunctionInterpreter:
     ) -> Value:
         """Bind arguments to the op's parameters, record its write, its saves, and its result.
         ``uncertain``: the op may not run at all as these facts say (its saves make no promise)."""
+        # a lower-precision op in an autocast region (``kb.AUTOCAST_LOWER_PRECISION``)
+        autocast_copies = self.autocast and facts.name in kb.AUTOCAST_LOWER_PRECISION
         bound: dict[str, Value] = {}
         for name, value in zip(facts.params, positional):
             bound[name] = value
@@ -6074,6 +6094,11 @@ class FunctionInterpreter:
                 only = frozenset({value.attr}) if value.attr else None
                 if value.strided and value.fw == "paddle" and facts.name in PADDLE_COPIES_STRIDED:
                     continue  # it saved a contiguous copy: a write to the view's base is harmless
+                if autocast_copies and value.dtype not in _AUTOCAST_KEPT:
+                    # autocast cast this input to lower precision and the op saved the cast copy
+                    # (measured: a later write to the fp32 tensor raises nothing); a tensor
+                    # already in lower precision (made by such an op in the region) is saved
+                    continue
                 saves.append(
                     (
                         param,
@@ -6198,7 +6223,9 @@ class FunctionInterpreter:
                 known=True,
                 nondiff_outputs=facts.nondiff_outputs,
             )
-            if fw == "torch" and "dtype" not in keywords:
+            if autocast_copies:
+                result = replace(result, dtype=_AUTOCAST_DTYPE)
+            elif fw == "torch" and "dtype" not in keywords:
                 if facts.name in _INDEX_OPS:
                     result = replace(result, dtype="int64")
                 elif (
@@ -8569,9 +8596,7 @@ def _names(only: frozenset[str], attr: str) -> bool:
     ``attr`` (`head.bias`, `enc`): one path is the other or under it."""
     if attr in only:
         return True
-    return any(
-        attr.startswith(f"{kept}.") or kept.startswith(f"{attr}.") for kept in only
-    )
+    return any(attr.startswith(f"{kept}.") or kept.startswith(f"{attr}.") for kept in only)
 
 
 def _inplace_chain_base(expr):
@@ -8861,6 +8886,11 @@ _DTYPE_METHODS = {
     "byte": "uint8",
     "char": "int8",
 }
+# the dtype of what a lower-precision op makes under autocast: float16 or bfloat16, whichever
+# the region says; a name no conversion spells, so that `.half()` of it is never taken for it
+_AUTOCAST_DTYPE = "autocast"
+# the dtypes autocast does not cast: an op saves such an input itself
+_AUTOCAST_KEPT = frozenset({_AUTOCAST_DTYPE, "float16", "bfloat16", "float64"})
 # ops whose result holds int64 indices, whatever their input (torch's documented dtype)
 _INDEX_OPS = frozenset({"argmax", "argmin", "argsort"})
 # ops whose real input gives a complex result (`fft_rfft`, `stft`, `view_as_complex`, `polar`)
@@ -8917,8 +8947,12 @@ def _constructor_dtype(qual: str, call: cst.Call, env: dict) -> str | None:
     name = qual.rsplit(".", 1)[-1]
     if name in ("randint", "randperm"):
         return "int64"
-    if name == "arange" and call.args and all(
-        a.keyword is None and not a.star and type(a.value) is cst.Integer for a in call.args
+    if (
+        name == "arange"
+        and call.args
+        and all(
+            a.keyword is None and not a.star and type(a.value) is cst.Integer for a in call.args
+        )
     ):
         return "int64"
     return None

@@ -20,6 +20,23 @@ UNKNOWN_LITERAL = object()
 SPREAD_POSITIONAL = "*"
 SPREAD_KEYWORDS = "**"
 
+# torch's mixed-precision regions (`with torch.autocast("cuda"):`)
+AUTOCAST_CONTEXTS = frozenset(
+    {
+        "torch.autocast",
+        "torch.amp.autocast",
+        "torch.amp.autocast_mode.autocast",
+        "torch.cuda.amp.autocast",
+        "torch.cpu.amp.autocast",
+    }
+)
+# The ops (by the node they record) that autocast runs in lower precision on CPU and CUDA: an
+# fp32 input is cast, and the op saves the cast copy, not the tensor (measured, with the output
+# dtype, by scripts/measure_autocast_ops.py; `mv`, `addmv`, `addr`, `bilinear` stay fp32 on CPU
+# and are left out)
+AUTOCAST_LOWER_PRECISION = frozenset(
+    {"addmm", "mm", "bmm", "baddbmm", "addbmm", "convolution", "_convolution", "_prelu_kernel"}
+)
 NO_GRAD_CONTEXTS = frozenset(
     {
         "torch.no_grad",

@@ -256,6 +256,11 @@ class GradModeVal:
 
 
 @dataclass(frozen=True)
+class AutocastVal:
+    """`torch.autocast(...)`: a region where the lower-precision ops cast their fp32 inputs."""
+
+
+@dataclass(frozen=True)
 class FrameworkRef:
     """A framework object that is not a tensor (a function, a class, a module namespace).
 
@@ -322,6 +327,7 @@ Value = (
     | ZipVal
     | ArrayVal
     | GradModeVal
+    | AutocastVal
     | FrameworkRef
     | Unknown
 )
