@@ -6498,6 +6498,21 @@ class FunctionInterpreter:
                 output,
                 op_text=f"`{_short(self, call)}`",
             )
+            source = positional[0] if positional else keywords.get("x")
+            if (
+                isinstance(source, TensorVal)
+                and source.requires_grad is True
+                and state.grad_enabled
+            ):
+                # a source that requires grad gives `t` its own history (measured on 3.3.1:
+                # `assign(x * 3.0, output=softmax_out)` then a backward of `t` runs and gives
+                # x.grad == 3): a backward from `t` reaches the ops that saved `t` only through
+                # the source (`assign(p * prior, output=p)`: the product saved `p`, and raises)
+                rerooted = replace(target, lineage=source.lineage, requires_grad=True)
+                path = dotted_name(output)
+                if path and state.env.get(path) is target:
+                    state.env[path] = rerooted
+                return rerooted
             return target
         return UNKNOWN
 
