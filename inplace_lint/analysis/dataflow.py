@@ -104,6 +104,8 @@ class FunctionSummary:
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
+    # those of them saved for their version only (``Save.version_only``: BN running statistics)
+    version_only_attributes: set[str] = field(default_factory=set)
     ctx_stashed: set[int] = field(default_factory=set)  # autograd.Function: params kept on ctx
     ctx_saved: set[int] = field(default_factory=set)  # params given to save_for_backward
     # an autograd.Function's forward returns, on every path, a tensor it gave to
@@ -2172,6 +2174,8 @@ class FunctionInterpreter:
                     # a buffer of a submodule its call saved (a NoisyLinear held as `self.fc`):
                     # this module's own, for its callers
                     summary.saved_self_attributes.add(storage[len(prefix) :])
+                    if all(s.version_only for s in reached):
+                        summary.version_only_attributes.add(storage[len(prefix) :])
             if isinstance(storage, str) and storage.startswith("params:"):
                 unnamed.add(storage)
                 unnamed_what.setdefault(storage, reached[0].what)
@@ -3178,7 +3182,7 @@ class FunctionInterpreter:
             # by RepVGG's `conv_bn` helper
             child = module.children[module.child_names.index(attr)]
             return replace(child, uid=module.key_root, path=path or child.path)
-        if attr in ("running_mean", "running_var", "_mean", "_variance"):
+        if attr in _RUNNING_STAT_ATTRIBUTES:
             return TensorVal(
                 fw=module.fw,
                 storage=f"buffer:{module.key_root}.{attr}",
@@ -4611,6 +4615,21 @@ class FunctionInterpreter:
                         certain = _attribute_saved(triggers.get(what), facts.call, positional)
                         if certain is None:
                             continue  # Linear's weight, the input not requiring grad
+                        if what in _RUNNING_STAT_ATTRIBUTES:
+                            # Paddle's batch_norm saves its running mean and variance (measured,
+                            # train and eval): `bn._mean` is a buffer of its own storage
+                            state.add_save(
+                                f"buffer:{owner.key_root}.{what}",
+                                Save(
+                                    _unquote(op_text),
+                                    call,
+                                    op_id,
+                                    f"buffer `{what}`",
+                                    certain,
+                                    version_only=True,
+                                ),
+                            )
+                            continue
                         state.add_save(
                             owner.params_storage_key,
                             Save(
@@ -5456,7 +5475,15 @@ class FunctionInterpreter:
             for name in summary.saved_self_attributes:
                 state.add_save(
                     f"buffer:{module.key_root}.{name}",
-                    Save(_unquote(op_text), call, op_id, name, certain, by=module.node),
+                    Save(
+                        _unquote(op_text),
+                        call,
+                        op_id,
+                        name,
+                        certain,
+                        by=module.node,
+                        version_only=name in summary.version_only_attributes,
+                    ),
                 )
 
     def _arguments_by_index(
@@ -6971,6 +6998,9 @@ class FunctionInterpreter:
             # `self.sigma * self.epsilon.data` saved an alias with a version counter of its
             # own: a later `self.epsilon.normal_()` does not make its backward raise
             saves = tuple(s for s in saves if not s.via_data)
+        elif not bumps:
+            # `bn._mean.set_value(...)`: the saved running mean is checked, never read
+            saves = tuple(s for s in saves if not s.version_only)
         if tensor.attr is not None and tensor.attr_by is not None:
             # `self.flava.logit_scale.data.clamp_()`: a save of `self.flava`'s parameters by
             # its call holds only those its forward can read
@@ -8901,6 +8931,8 @@ _DTYPE_METHODS = {
     "byte": "uint8",
     "char": "int8",
 }
+# a BatchNorm's running statistics, read as attributes (``_module_attribute``: buffers)
+_RUNNING_STAT_ATTRIBUTES = frozenset({"running_mean", "running_var", "_mean", "_variance"})
 # the dtype of what a lower-precision op makes under autocast: float16 or bfloat16, whichever
 # the region says; a name no conversion spells, so that `.half()` of it is never taken for it
 _AUTOCAST_DTYPE = "autocast"

@@ -72,6 +72,10 @@ class Save:
     # the op saved the tensor's `.data` alias, whose version counter is its own: a write to the
     # tensor itself does not make this save's backward raise
     via_data: bool = False
+    # the backward checks the tensor's version but (in the usual mode) not its values: Paddle's
+    # batch_norm saves its running statistics, which a training-mode backward never reads, so a
+    # write that moves no version (`set_value`) changes nothing (measured)
+    version_only: bool = False
 
 
 @dataclass(frozen=True)
