@@ -775,3 +775,38 @@ def test_a_state_dict_is_no_tensor() -> None:
         d.code for d in lint_source(textwrap.dedent(body.format(method="weights")), "t.py", every)
     ]
     assert found == ["IPL202"]
+
+
+def test_a_list_repeated_keeps_its_tensors() -> None:
+    # precision32 (neural-motifs' RPN head): `torch.cat([self.anchors[None]] * n, 0)` of a
+    # buffer, handed with a `.data` view to a helper from another module, was an opt-in IPL201
+    # on the helper's result written in place; a list display repeated holds the same tensors
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    every = Settings(enabled=frozenset(all_rules()))
+    body = """
+        import torch
+        import torch.nn as nn
+        from lib.box_utils import bbox_preds
+
+        class RPNHead(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("anchors", torch.zeros(8, 4))
+                self.scale = nn.Parameter(torch.ones(8, 4))
+
+            def proposals(self, fmap):
+                boxes = fmap[..., 2:].data
+                stacked = torch.cat([{tensor}[None]] * fmap.size(0), 0)
+                preds = bbox_preds(stacked, boxes)
+                preds[0].clamp_(min=0)
+                return preds
+    """
+
+    def every_code(source: str) -> list[str]:
+        return [d.code for d in lint_source(textwrap.dedent(source), "t.py", every)]
+
+    assert every_code(body.format(tensor="self.anchors")) == []
+    # (a parameter repeated requires grad: the opaque helper's result may hold its graph)
+    assert every_code(body.format(tensor="self.scale")) == ["IPL201"]

@@ -2709,6 +2709,12 @@ class FunctionInterpreter:
             ):
                 # `list(D_a.parameters()) + list(D_b.parameters())` handed to an optimizer
                 return SeqVal((left, right))
+            if type(expr.operator) is cst.Multiply and (
+                repeated := _repeated(left, right) or _repeated(right, left)
+            ):
+                # `[self.anchors[None]] * n`: the same tensors, repeated (neural-motifs' RPN
+                # head: `torch.cat` of them is a buffer's copy, which no grad reaches)
+                return repeated
             return self._binary_result(left, right, _bin_operator(expr.operator), expr, state)
         if kind is cst.UnaryOperation:
             value = self.eval(expr.expression, state)
@@ -8720,6 +8726,18 @@ def _drop_unread_saves(value: Value, expr, state: State) -> None:
     op_id = _last_op_id(value)
     if op_id is not None:
         state.clear_saves(frozenset({op_id}))
+
+
+def _repeated(sequence: Value, times: Value) -> SeqVal | None:
+    """`[x] * n` of a list display's value and a count: the same items, `n` times for a
+    literal `n` (up to 16), once for a count not known (their values, not their number, is what
+    `torch.cat` / `torch.stack` of them needs)."""
+    if not isinstance(sequence, SeqVal) or isinstance(times, (TensorVal, SeqVal, ArrayVal)):
+        return None
+    count = times.value if isinstance(times, ConstVal) else 1
+    if type(count) is not int or not 0 < count <= 16:
+        count = 1
+    return SeqVal(sequence.items * count, sequence.lineage)
 
 
 def _last_op_id(value: Value) -> int | None:
