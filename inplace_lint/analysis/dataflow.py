@@ -3148,6 +3148,8 @@ class FunctionInterpreter:
                     owner_attr=f"{module.owner_attr}.{attr}" if outermost else attr,
                     owner_by=module.owner_by if outermost else module.node,
                 )
+            if declared is None and attr == "module":
+                return module  # `.module` of what `nn.DataParallel` wrapped (_MODULE_WRAPPERS)
             if not (
                 declared is None
                 and attr in ("weight", "bias")
@@ -3188,6 +3190,9 @@ class FunctionInterpreter:
             # by RepVGG's `conv_bn` helper
             child = module.children[module.child_names.index(attr)]
             return replace(child, uid=module.key_root, path=path or child.path)
+        if attr == "module":
+            # `.module` of what `nn.DataParallel` wrapped (_MODULE_WRAPPERS): that module
+            return module
         if attr in _RUNNING_STAT_ATTRIBUTES:
             return TensorVal(
                 fw=module.fw,
@@ -3803,6 +3808,13 @@ class FunctionInterpreter:
             made = self._new_leaf(fw, rg is True or stop is False, call, state)
             dtype = _constructor_dtype(qual, call, state.env) if fw == "torch" else None
             return replace(made, dtype=dtype) if dtype is not None else made
+        if qual in _MODULE_WRAPPERS:
+            # `nn.DataParallel(model)`: the wrapped module itself (its parameters, its forward;
+            # `.module` is it again), not a new module with parameters of its own (a frozen
+            # EMA copy wrapped so, pytorch_GAN_zoo's avgG, was taken for trainable leaves)
+            positional, keywords = self._args(call, state)
+            wrapped = positional[0] if positional else keywords.get("module")
+            return wrapped if isinstance(wrapped, ModuleVal) else UNKNOWN
         keywords = _literal_keywords(call, state.env)
         write_condition = None
         if qual.rsplit(".", 1)[-1].startswith(_DROPOUT_CLASSES):
@@ -8949,6 +8961,17 @@ _DTYPE_METHODS = {
     "byte": "uint8",
     "char": "int8",
 }
+# module wrappers that run the module they are given and hold no parameters of their own
+_MODULE_WRAPPERS = frozenset(
+    {
+        "torch.nn.DataParallel",
+        "torch.nn.parallel.DataParallel",
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.parallel.distributed.DistributedDataParallel",
+        "torch.nn.parallel.data_parallel.DataParallel",
+        "paddle.DataParallel",
+    }
+)
 # a BatchNorm's running statistics, read as attributes (``_module_attribute``: buffers)
 _RUNNING_STAT_ATTRIBUTES = frozenset({"running_mean", "running_var", "_mean", "_variance"})
 # the dtype of what a lower-precision op makes under autocast: float16 or bfloat16, whichever
