@@ -810,3 +810,20 @@ def test_a_list_repeated_keeps_its_tensors() -> None:
     assert every_code(body.format(tensor="self.anchors")) == []
     # (a parameter repeated requires grad: the opaque helper's result may hold its graph)
     assert every_code(body.format(tensor="self.scale")) == ["IPL201"]
+
+
+def test_a_chain_of_writes_to_a_leaf_reports_its_first_write_once() -> None:
+    # p34 (pytorch_GAN_zoo): `avg_p.mul_(0.999).add_(...)` in a method nothing here calls was
+    # two IPL203 at one position; IPL002 already reported such a chain once
+    body = """
+        import torch.nn as nn
+
+        class T:
+            def __init__(self):
+                self.net = nn.Linear(3, 3)
+
+            def update(self, src):
+                for p, avg_p in zip(src.parameters(), self.net.parameters()):
+                    avg_p.mul_(0.999).add_(p.data, alpha=0.001)
+    """
+    assert [c for _, c in codes(body)] == ["IPL203"]

@@ -102,6 +102,7 @@ class ConditionalSavedTensorModified(Rule):
     )
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
+        leaves: set[tuple[int, str]] = set()  # (statement, storage) of the leaf writes reported
         for write in analysis.writes:
             if not write.conditional or not write.bumps_version or write.judged_by_caller:
                 continue
@@ -109,6 +110,10 @@ class ConditionalSavedTensorModified(Rule):
                 continue
             if kind := leaf_write_kind(write, speculative=True):
                 # a leaf written in grad mode in such a method, or under an option
+                key = (id(write.stmt), str(write.tensor.storage))
+                if write.stmt is not None and key in leaves:
+                    continue  # `p.mul_(a).add_(b)`: the first write already raises (as IPL002)
+                leaves.add(key)
                 yield leaf_finding(self.code, analysis, write, kind, speculative=True)
                 continue
             if write.condition is not None and paddle_leaf_write(write):
