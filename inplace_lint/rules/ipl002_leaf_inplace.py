@@ -50,7 +50,7 @@ def leaf_finding(
         when = (
             f"when `{write.condition}` holds, it raises"
             if write.condition
-            else "if this method runs with grad (nothing in this module calls it), it raises"
+            else "if this method runs with grad (nothing in this module is known to run it), it raises"
         )
         message = (
             f"`{target}` {what}; {op} changes it in place: {when} {error} Wrap it in "

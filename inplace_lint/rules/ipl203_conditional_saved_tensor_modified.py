@@ -137,7 +137,7 @@ class ConditionalSavedTensorModified(Rule):
             where = (
                 f"when `{write.condition}` holds"
                 if write.condition
-                else "if this method runs with grad (no forward in this module calls it)"
+                else "if this method runs with grad (nothing in this module is known to run it)"
             )
             message = (
                 f"{quote(target)} was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
