@@ -827,3 +827,34 @@ def test_a_chain_of_writes_to_a_leaf_reports_its_first_write_once() -> None:
                     avg_p.mul_(0.999).add_(p.data, alpha=0.001)
     """
     assert [c for _, c in codes(body)] == ["IPL203"]
+
+
+def test_helpers_of_an_entry_method_nothing_here_calls_keep_their_errors() -> None:
+    # `training_step` (a framework calls it) -> `shared_step`: the helper's write raises whenever
+    # the step runs; a method called only by uncalled methods is not taken for dead code, and
+    # the caller's hedge (IPL203) gives way to the helper's error at the same write
+    body = """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+                self.w = torch.zeros(3, requires_grad=True)
+
+            def shared_step(self, x):
+                h = torch.sigmoid(self.fc(x))
+                h.mul_(2)
+                return h.sum()
+
+            def training_step(self, batch, idx):
+                return self.shared_step(batch)
+
+            def _bump(self):
+                self.w.add_(1)
+
+            def learn(self):
+                self._bump()
+    """
+    assert codes(body) == [(13, "IPL001"), (20, "IPL002")]

@@ -379,10 +379,15 @@ class ModuleDataflow:
         function's names, which its own analysis does not see (ESMFold's inference-only
         `_inference_forward` builds its projections in one); a write into what its caller passed
         is replayed, and judged, in the caller."""
-        callers: dict[str, set[str]] = {}  # callee -> the functions calling it
-        for r in (*self.results.values(), *self.specializations.values()):
-            for callee, _, _, _ in r.call_sites:
-                callers.setdefault(callee, set()).add(r.info.key)
+        # (a method called only by methods nothing here calls counts as called: an uncalled
+        # method is usually an entry point some framework or script runs, `training_step` ->
+        # `shared_step`, and its helpers' errors stay errors; AlphaPose's `v2_transform` ->
+        # `transform`, dead code, is the price)
+        called = {
+            callee
+            for r in (*self.results.values(), *self.specializations.values())
+            for callee, _, _, _ in r.call_sites
+        }
         for r in (*self.results.values(), *self.specializations.values()):
             cls = r.info.cls
             for write in r.writes if cls is not None else ():
@@ -392,8 +397,7 @@ class ModuleDataflow:
                 if write.how == "module-reset" and type(node) is cst.Call:
                     name = _self_attribute(node.func)
                     if name is not None:
-                        callers.setdefault(f"{cls.name}.{name}", set()).add(r.info.key)
-        called = self._called_from_live_code(callers)
+                        called.add(f"{cls.name}.{name}")
         for result in (*self.results.values(), *self.specializations.values()):
             info = result.info
             if ".<locals>." in info.key:
@@ -412,31 +416,6 @@ class ModuleDataflow:
             for write in result.writes:
                 if not write.confirmed_by_backward:
                     write.speculative = True
-
-    def _called_from_live_code(self, callers: dict[str, set[str]]) -> set[str]:
-        """The functions some call reaches from code that may run: a plain function, a
-        forward, a dunder method, or a method so reached. A method whose only callers are
-        methods nothing here calls (AlphaPose's HarDBlock_v2 `transform`, called only by an
-        uncalled `v2_transform`) runs in a context as unknown as theirs (``_mark_speculative``)."""
-
-        def root(key: str) -> bool:
-            info = self.index.functions.get(key)
-            if info is None or info.cls is None or ".<locals>." in key:
-                return True
-            name = info.node.name.value
-            return name.startswith("__") or (
-                info.cls.is_module and name in ("forward", "_forward_impl")
-            )
-
-        called: set[str] = set()
-        frontier = [k for k in callers if any(root(c) for c in callers[k])]
-        while frontier:
-            key = frontier.pop()
-            if key in called:
-                continue
-            called.add(key)
-            frontier.extend(k for k, by in callers.items() if key in by and k not in called)
-        return called
 
     def _reads_enclosing_names(self, info: FunctionInfo) -> bool:
         """Whether a nested function reads a name its enclosing function binds (other than the
