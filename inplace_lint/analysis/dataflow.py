@@ -1857,7 +1857,7 @@ class FunctionInterpreter:
                 state.inference = value.inference or (state.inference and value.enabled is False)
                 self.grad_explicit = True
             elif isinstance(value, AutocastVal):
-                self.autocast = True
+                self.autocast = value.on
             if item.asname is not None:
                 self.bind(item.asname.name, UNKNOWN, state, stmt)
         state = self.exec_block(_body(stmt), state)
@@ -3696,7 +3696,7 @@ class FunctionInterpreter:
         if qual in kb.AUTOCAST_CONTEXTS:
             self._args(call, state)
             if _literal_kw(call, "enabled", state.env) is False:
-                return UNKNOWN  # `autocast(enabled=False)`: full precision
+                return AutocastVal(on=False)  # full precision, also inside another region
             # (with `enabled=use_amp` it may be off: then the op saves the tensor itself, and
             # taking the region for on can only miss that save, never invent one)
             return AutocastVal()

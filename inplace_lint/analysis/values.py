@@ -261,7 +261,10 @@ class GradModeVal:
 
 @dataclass(frozen=True)
 class AutocastVal:
-    """`torch.autocast(...)`: a region where the lower-precision ops cast their fp32 inputs."""
+    """`torch.autocast(...)`: a region where the lower-precision ops cast their fp32 inputs
+    (``on``), or, with a literal `enabled=False`, a region where they do not."""
+
+    on: bool = True
 
 
 @dataclass(frozen=True)
