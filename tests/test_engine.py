@@ -11,6 +11,15 @@ def codes(source: str) -> list[tuple[int, str]]:
     return [(d.span.start.row, d.code) for d in lint_source(textwrap.dedent(source), "t.py")]
 
 
+def every_rule_codes(source: str) -> list[str]:
+    """The codes found with every rule selected (the opt-in tier too)."""
+    from inplace_lint.rules import all_rules
+    from inplace_lint.settings import Settings
+
+    every = Settings(enabled=frozenset(all_rules()))
+    return [d.code for d in lint_source(textwrap.dedent(source), "t.py", every)]
+
+
 def test_module_level_with_block_and_functions_do_not_crash() -> None:
     # paddleclas 2.6.0 hubconf.py: a module-level `with` while the module's globals are collected
     source = """
@@ -781,10 +790,6 @@ def test_a_list_repeated_keeps_its_tensors() -> None:
     # precision32 (neural-motifs' RPN head): `torch.cat([self.anchors[None]] * n, 0)` of a
     # buffer, handed with a `.data` view to a helper from another module, was an opt-in IPL201
     # on the helper's result written in place; a list display repeated holds the same tensors
-    from inplace_lint.rules import all_rules
-    from inplace_lint.settings import Settings
-
-    every = Settings(enabled=frozenset(all_rules()))
     body = """
         import torch
         import torch.nn as nn
@@ -803,13 +808,9 @@ def test_a_list_repeated_keeps_its_tensors() -> None:
                 preds[0].clamp_(min=0)
                 return preds
     """
-
-    def every_code(source: str) -> list[str]:
-        return [d.code for d in lint_source(textwrap.dedent(source), "t.py", every)]
-
-    assert every_code(body.format(tensor="self.anchors")) == []
+    assert every_rule_codes(body.format(tensor="self.anchors")) == []
     # (a parameter repeated requires grad: the opaque helper's result may hold its graph)
-    assert every_code(body.format(tensor="self.scale")) == ["IPL201"]
+    assert every_rule_codes(body.format(tensor="self.scale")) == ["IPL201"]
 
 
 def test_a_chain_of_writes_to_a_leaf_reports_its_first_write_once() -> None:
