@@ -5671,6 +5671,10 @@ class FunctionInterpreter:
             # `out[:, 0::2] = ...` on the argument: through a view of the caller's tensor, so a
             # leaf there raises the view-of-leaf error (XLM's sinusoidal embeddings: IPL003)
             tensor = replace(tensor, view="view", view_of_leaf=tensor.leaf or tensor.view_of_leaf)
+        if inner.tensor.requires_grad is False and tensor.requires_grad is not False:
+            # the callee turned its argument's grad off before writing it (`param.stop_gradient =
+            # True; param[:] = ...`, Paddle#34514's workaround): no leaf is written there
+            tensor = replace(tensor, requires_grad=False, leaf=False, view_of_leaf=False)
         grad = state.grad_enabled and inner.grad_enabled
         self.record_write(
             state,
