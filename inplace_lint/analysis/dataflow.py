@@ -925,6 +925,10 @@ class FunctionInterpreter:
     def __init__(
         self, flow: ModuleDataflow, info: FunctionInfo, entry: tuple = (), self_entry: tuple = ()
     ) -> None:
+        # (a forward called inside a caller's autocast region runs in it: ``_in_autocast``)
+        in_autocast = bool(entry) and entry[-1] is _IN_AUTOCAST
+        if in_autocast:
+            entry = entry[:-1]
         self.entry = entry  # per positional parameter: what the caller passes (see _entry_value)
         self.self_entry = self_entry  # a method's: its instance's ModuleVal.init_entry
         self.flow = flow
@@ -983,7 +987,7 @@ class FunctionInterpreter:
         self.self_results_grad = False
         self._top_level: set[int] | None = None  # (``_straight_line``)
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
-        self.autocast = False  # inside a `with torch.autocast(...)` of this function
+        self.autocast = in_autocast  # inside a `with torch.autocast(...)` region
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
         self.lost_models = False  # a name that held a model was rebound to an unknown value
@@ -1188,7 +1192,7 @@ class FunctionInterpreter:
                         TensorVal(
                             fw=passed.fw,
                             storage=new_id(),
-                            requires_grad=True,
+                            requires_grad=passed.requires_grad,
                             leaf=passed.leaf,
                             producer=f"a tensor in the argument `{name}`",
                         )
@@ -4744,6 +4748,10 @@ class FunctionInterpreter:
                         for i in range(max(len(passed_modules), max(data) + 1))
                     ]
                 )
+            if self.autocast:
+                # the forward runs in this autocast region: its Linear / Conv save cast copies
+                # of their fp32 weights (an update before backward breaks nothing: lookalike30)
+                passed_modules = (*passed_modules, _IN_AUTOCAST)
             if module.init_entry or passed_modules:
                 forward = self.flow.specialized(entry, passed_modules, module.init_entry)
             if forward is None:
@@ -7437,6 +7445,17 @@ def _renamed_uid(key: str, shared: Collection[str], renamed: dict[str, str]) -> 
     return renamed[key]
 
 
+class _InAutocast:
+    """The last item of a forward's specialisation key when its call is made inside an autocast
+    region (``FunctionInterpreter.autocast``)."""
+
+    def __repr__(self) -> str:
+        return "<in autocast>"
+
+
+_IN_AUTOCAST = _InAutocast()
+
+
 @dataclass(frozen=True)
 class _LeafTensors:
     """A list or tuple of up to eight leaf tensors that require grad, passed to a function
@@ -7447,6 +7466,9 @@ class _LeafTensors:
     fw: str
     count: int
     leaf: bool = True
+    # False: tensors that do not require grad (a training step's `(x, y)` batch of data: the
+    # model's first Linear, given such an `x`, saves no weight; lookalike30)
+    requires_grad: bool = True
 
 
 def _leaf_tensors(value: object) -> _LeafTensors | None:
@@ -7457,6 +7479,12 @@ def _leaf_tensors(value: object) -> _LeafTensors | None:
     ):
         leaf = all(i.leaf for i in value.items)
         return _LeafTensors(value.items[0].fw, len(value.items), leaf)
+    if (
+        isinstance(value, SeqVal)
+        and 0 < len(value.items) <= _ITEMWISE_COMPREHENSION
+        and all(isinstance(i, TensorVal) and i.requires_grad is False for i in value.items)
+    ):
+        return _LeafTensors(value.items[0].fw, len(value.items), False, requires_grad=False)
     return None
 
 
