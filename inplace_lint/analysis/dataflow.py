@@ -5013,6 +5013,10 @@ class FunctionInterpreter:
         callee = None if in_init else self.flow.result(key)
         if callee is not None and self.self_results_grad and _called_on_self(call):
             callee = self.flow.with_grad(key) or callee
+        if self.autocast and not in_init:
+            # a helper called inside this autocast region runs in it (`loss = compute_loss(net,
+            # x)` under `torch.autocast`: the forwards it calls save cast copies of fp32 weights)
+            entry = (*entry, _IN_AUTOCAST)
         if any(e is not None for e in entry) or self_entry:
             specialized = self.flow.specialized(key, entry, self_entry)
             if specialized is not None:
