@@ -859,3 +859,28 @@ def test_helpers_of_an_entry_method_nothing_here_calls_keep_their_errors() -> No
                 self._bump()
     """
     assert codes(body) == [(13, "IPL001"), (20, "IPL002")]
+
+
+def test_a_module_or_none_is_that_module_where_it_is_called() -> None:
+    # precision33 (C-3-Framework's SANet): `self.bn = nn.InstanceNorm2d(c, affine=True) if use_bn
+    # else None`, called under `if self.use_bn:`, then `F.relu(x, inplace=True)`: an opt-in
+    # IPL201 (an unknown module); InstanceNorm saves no output, a Sigmoid does (a configuration)
+    body = """
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class BasicConv(nn.Module):
+            def __init__(self, c, use_bn=False):
+                super().__init__()
+                self.use_bn = use_bn
+                self.conv = nn.Conv2d(c, c, 3, bias=not use_bn)
+                self.bn = {layer} if self.use_bn else None
+
+            def forward(self, x):
+                x = self.conv(x)
+                if self.use_bn:
+                    x = self.bn(x)
+                return F.relu(x, inplace=True)
+    """
+    assert every_rule_codes(body.format(layer="nn.InstanceNorm2d(c, affine=True)")) == []
+    assert every_rule_codes(body.format(layer="nn.Sigmoid()")) == ["IPL203"]

@@ -2833,6 +2833,15 @@ class FunctionInterpreter:
 
     def _either(self, a: Value, b: Value, state: State) -> Value:
         """`a if c else b`: saved only if both are (an error must hold whichever branch runs)."""
+        for module, other in ((a, b), (b, a)):
+            if (
+                isinstance(module, ModuleVal)
+                and isinstance(other, ConstVal)
+                and other.value is None
+            ):
+                # `nn.InstanceNorm2d(c, affine=True) if use_bn else None` (C-3-Framework's
+                # BasicConv): a call of it runs that module (the code tests for None first)
+                return replace(module, maybe_none=True)
         if (
             (isinstance(a, ConstVal) or isinstance(b, ConstVal))
             and a != b
@@ -8630,6 +8639,8 @@ def _identity_test(expr, values: list) -> ConstVal | None:
         if isinstance(value, TensorVal) and not value.known:
             # what an unknown callee returned (a cache lookup) may be None
             return _NOT_LITERAL
+        if isinstance(value, ModuleVal) and value.maybe_none:
+            return _NOT_LITERAL  # a module or None
         if isinstance(value, (TensorVal, ModuleVal)):
             return value  # not None
         return _NOT_LITERAL

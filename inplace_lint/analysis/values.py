@@ -156,6 +156,9 @@ class ModuleVal:
     # handed to an unknown in-place transform (`quantize_(model, cfg)`): what its parameters
     # are now (replaced, frozen) is not known
     params_unknown: bool = False
+    # `nn.InstanceNorm2d(c) if use_bn else None`: this module or None (whether it is None is
+    # not known; where it is called, it is this module)
+    maybe_none: bool = False
     # a local class's instance: the literal flags and strings its constructor was given, one per
     # `__init__` parameter (None where not a literal): `__init__` and its methods are analysed
     # with them (`Block(inplace=True)`, `ConvBN(activation="relu")`)
