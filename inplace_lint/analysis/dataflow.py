@@ -925,7 +925,7 @@ class FunctionInterpreter:
     def __init__(
         self, flow: ModuleDataflow, info: FunctionInfo, entry: tuple = (), self_entry: tuple = ()
     ) -> None:
-        # (a forward called inside a caller's autocast region runs in it: ``_in_autocast``)
+        # (a callee called inside a caller's autocast region runs in it: ``_in_region``)
         in_autocast = bool(entry) and entry[-1] is _IN_AUTOCAST
         if in_autocast:
             entry = entry[:-1]
@@ -1187,7 +1187,7 @@ class FunctionInterpreter:
                 if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal, ParamsVal)):
                     state.env[name] = passed
                     continue
-                if isinstance(passed, _LeafTensors):
+                if isinstance(passed, _TensorItems):
                     items = tuple(
                         TensorVal(
                             fw=passed.fw,
@@ -3165,12 +3165,13 @@ class FunctionInterpreter:
                     owner_attr=f"{module.owner_attr}.{attr}" if outermost else attr,
                     owner_by=module.owner_by if outermost else module.node,
                 )
-            if declared is None and attr == "module":
-                return module  # `.module` of what `nn.DataParallel` wrapped (_MODULE_WRAPPERS)
             if not (
                 declared is None
-                and attr in ("weight", "bias")
-                and self._inherits_layer_with_parameters(module.local_class)
+                and (
+                    attr == "module"  # (below: what `nn.DataParallel` wrapped)
+                    or attr in ("weight", "bias")
+                    and self._inherits_layer_with_parameters(module.local_class)
+                )
             ):
                 return UNKNOWN
             # (`class StdConv2d(nn.Conv2d)` overriding only `forward`: the layer's weight,
@@ -4285,6 +4286,16 @@ class FunctionInterpreter:
             target_expr=receiver_expr,
         )
 
+    def _casts_to_lower_precision(self, facts) -> bool:
+        """An op autocast runs in lower precision (``kb.AUTOCAST_LOWER_PRECISION``), called in an
+        autocast region: it saves cast copies of its fp32 inputs and weights."""
+        return self.autocast and facts.name in kb.AUTOCAST_LOWER_PRECISION
+
+    def _in_region(self, entry: tuple) -> tuple:
+        """A callee's specialisation key for a call made here: marked (``_IN_AUTOCAST``) inside
+        an autocast region, so that the callee runs in the region too."""
+        return (*entry, _IN_AUTOCAST) if self.autocast else entry
+
     def _paddle_hook(self, hook, call: cst.Call, state: State) -> bool:
         """`y.register_hook(lambda g: g.scale_(0.5))`, `w.register_hook(mask_grad)` with `def
         mask_grad(g): g.multiply_(mask)`: Paddle hands a hook the gradient as a leaf that does
@@ -4645,7 +4656,7 @@ class FunctionInterpreter:
                     triggers = dict(getattr(facts, "attribute_triggers", ()))
                     # (in an autocast region a Linear / Conv saves a cast copy of its weight:
                     # an update of the weight before backward raises nothing, measured)
-                    cast = self.autocast and facts.call.name in kb.AUTOCAST_LOWER_PRECISION
+                    cast = self._casts_to_lower_precision(facts.call)
                     for what in () if cast else facts.saved_attributes or ():
                         certain = _attribute_saved(triggers.get(what), facts.call, positional)
                         if certain is None:
@@ -4757,10 +4768,9 @@ class FunctionInterpreter:
                         for i in range(max(len(passed_modules), max(data) + 1))
                     ]
                 )
-            if self.autocast:
-                # the forward runs in this autocast region: its Linear / Conv save cast copies
-                # of their fp32 weights (an update before backward breaks nothing: lookalike30)
-                passed_modules = (*passed_modules, _IN_AUTOCAST)
+            # (in an autocast region, its Linear / Conv save cast copies of their fp32 weights:
+            # an update before backward breaks nothing, lookalike30)
+            passed_modules = self._in_region(passed_modules)
             if module.init_entry or passed_modules:
                 forward = self.flow.specialized(entry, passed_modules, module.init_entry)
             if forward is None:
@@ -5022,10 +5032,10 @@ class FunctionInterpreter:
         callee = None if in_init else self.flow.result(key)
         if callee is not None and self.self_results_grad and _called_on_self(call):
             callee = self.flow.with_grad(key) or callee
-        if self.autocast and not in_init:
-            # a helper called inside this autocast region runs in it (`loss = compute_loss(net,
-            # x)` under `torch.autocast`: the forwards it calls save cast copies of fp32 weights)
-            entry = (*entry, _IN_AUTOCAST)
+        if not in_init:
+            # (`loss = compute_loss(net, x)` under `torch.autocast`: the forwards the helper
+            # calls save cast copies of fp32 weights)
+            entry = self._in_region(entry)
         if any(e is not None for e in entry) or self_entry:
             specialized = self.flow.specialized(key, entry, self_entry)
             if specialized is not None:
@@ -6080,8 +6090,7 @@ class FunctionInterpreter:
     ) -> Value:
         """Bind arguments to the op's parameters, record its write, its saves, and its result.
         ``uncertain``: the op may not run at all as these facts say (its saves make no promise)."""
-        # a lower-precision op in an autocast region (``kb.AUTOCAST_LOWER_PRECISION``)
-        autocast_copies = self.autocast and facts.name in kb.AUTOCAST_LOWER_PRECISION
+        autocast_copies = self._casts_to_lower_precision(facts)
         bound: dict[str, Value] = {}
         for name, value in zip(facts.params, positional):
             bound[name] = value
@@ -7459,8 +7468,8 @@ def _renamed_uid(key: str, shared: Collection[str], renamed: dict[str, str]) -> 
 
 
 class _InAutocast:
-    """The last item of a forward's specialisation key when its call is made inside an autocast
-    region (``FunctionInterpreter.autocast``)."""
+    """The last item of a callee's specialisation key when its call is made inside an autocast
+    region (``FunctionInterpreter._in_region``)."""
 
     def __repr__(self) -> str:
         return "<in autocast>"
@@ -7470,35 +7479,29 @@ _IN_AUTOCAST = _InAutocast()
 
 
 @dataclass(frozen=True)
-class _LeafTensors:
-    """A list or tuple of up to eight leaf tensors that require grad, passed to a function
-    (d2l's `sgd([w, b], lr, batch_size)`), as part of a specialisation key: the function sees
-    that many such leaves. With ``leaf`` False, tensors that require grad, not all leaves (a
-    multi-scale loss given `model(x)`'s list of outputs: lookalike27)."""
+class _TensorItems:
+    """A list or tuple of up to eight tensors that all require grad, or all do not, passed to a
+    function, as part of a specialisation key: the function sees that many such tensors.
+    Leaves that require grad: d2l's `sgd([w, b], lr, batch_size)`. Tensors that require grad,
+    not all leaves (``leaf`` False): a multi-scale loss given `model(x)`'s list of outputs
+    (lookalike27). Tensors that do not (``requires_grad`` False): a training step's `(x, y)`
+    batch of data, whose `x` the model's first Linear saves no weight for (lookalike30)."""
 
     fw: str
     count: int
     leaf: bool = True
-    # False: tensors that do not require grad (a training step's `(x, y)` batch of data: the
-    # model's first Linear, given such an `x`, saves no weight; lookalike30)
     requires_grad: bool = True
 
 
-def _leaf_tensors(value: object) -> _LeafTensors | None:
-    if (
-        isinstance(value, SeqVal)
-        and 0 < len(value.items) <= _ITEMWISE_COMPREHENSION
-        and all(isinstance(i, TensorVal) and i.requires_grad is True for i in value.items)
-    ):
-        leaf = all(i.leaf for i in value.items)
-        return _LeafTensors(value.items[0].fw, len(value.items), leaf)
-    if (
-        isinstance(value, SeqVal)
-        and 0 < len(value.items) <= _ITEMWISE_COMPREHENSION
-        and all(isinstance(i, TensorVal) and i.requires_grad is False for i in value.items)
-    ):
-        return _LeafTensors(value.items[0].fw, len(value.items), False, requires_grad=False)
-    return None
+def _items_entry(value: object) -> _TensorItems | None:
+    if not isinstance(value, SeqVal) or not 0 < len(value.items) <= _ITEMWISE_COMPREHENSION:
+        return None
+    flags = {i.requires_grad if isinstance(i, TensorVal) else None for i in value.items}
+    if flags != {True} and flags != {False}:
+        return None
+    requires_grad = flags == {True}
+    leaf = requires_grad and all(i.leaf for i in value.items)
+    return _TensorItems(value.items[0].fw, len(value.items), leaf, requires_grad)
 
 
 class _FrameworkModuleArg:
@@ -7701,8 +7704,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
         elif isinstance(value, OptimizerVal) and value.modules is not None:
             entry.append(value)  # `run_epoch(model, loader, optimizer)`: what its step updates
-        elif (leaves := _leaf_tensors(value)) is not None:
-            entry.append(leaves)  # `sgd([w, b], lr)`: leaves that require grad
+        elif (items := _items_entry(value)) is not None:
+            entry.append(items)  # `sgd([w, b], lr)`: leaves that require grad; a data batch
         elif isinstance(value, ParamsVal):
             entry.append(value)  # `sgd(model.parameters(), lr)`: the module's parameters
         else:
@@ -9007,7 +9010,13 @@ _DTYPES = {
 }
 # the conversion methods named after their dtype (`byte` is uint8, `char` int8)
 _DTYPE_METHODS = {
-    **{m: _DTYPES[m] for m in ("float", "double", "half", "bfloat16", "long", "int", "short")},
+    "float": "float32",
+    "double": "float64",
+    "half": "float16",
+    "bfloat16": "bfloat16",
+    "long": "int64",
+    "int": "int32",
+    "short": "int16",
     "bool": "bool",
     "byte": "uint8",
     "char": "int8",

@@ -31,6 +31,16 @@ def leaf_write_kind(write: Write, speculative: bool = False) -> str | None:
     return None
 
 
+def later_in_chain(write: Write, reported: set[tuple[int, str]]) -> bool:
+    """A leaf write in a statement that already wrote the same tensor (`p.mul_(a).add_(b)`):
+    the first write raises, so only it is reported. ``reported`` remembers the writes seen."""
+    key = (id(write.stmt), str(write.tensor.storage))
+    if write.stmt is not None and key in reported:
+        return True
+    reported.add(key)
+    return False
+
+
 def leaf_finding(
     code: str, analysis: ModuleAnalysis, write: Write, kind: str, speculative: bool = False
 ) -> Finding:
@@ -50,7 +60,7 @@ def leaf_finding(
         when = (
             f"when `{write.condition}` holds, it raises"
             if write.condition
-            else "if this method runs with grad (nothing in this module is known to run it), it raises"
+            else "if this method runs with grad (nothing in this module calls it), it raises"
         )
         message = (
             f"`{target}` {what}; {op} changes it in place: {when} {error} Wrap it in "
@@ -122,9 +132,5 @@ class LeafInplace(Rule):
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         reported: set[tuple[int, str]] = set()  # (statement, storage)
         for write in analysis.writes:
-            if leaf_write_kind(write) == "leaf":
-                key = (id(write.stmt), str(write.tensor.storage))
-                if write.stmt is not None and key in reported:
-                    continue  # `p.mul_(a).add_(b)`: the first write already raises
-                reported.add(key)
+            if leaf_write_kind(write) == "leaf" and not later_in_chain(write, reported):
                 yield leaf_finding(self.code, analysis, write, "leaf")

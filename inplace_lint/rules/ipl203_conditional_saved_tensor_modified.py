@@ -19,7 +19,7 @@ from inplace_lint.rules.ipl001_saved_tensor_modified import (
     runs_without_grad,
     version_checked_saves,
 )
-from inplace_lint.rules.ipl002_leaf_inplace import leaf_finding, leaf_write_kind
+from inplace_lint.rules.ipl002_leaf_inplace import later_in_chain, leaf_finding, leaf_write_kind
 from inplace_lint.rules.ipl011_paddle_leaf_inplace import paddle_leaf_write
 from inplace_lint.rules.ipl014_tensor_assigned_to_parameter import parameters_handled_by_hand
 
@@ -109,12 +109,10 @@ class ConditionalSavedTensorModified(Rule):
             if runs_without_grad(write):
                 continue
             if kind := leaf_write_kind(write, speculative=True):
-                # a leaf written in grad mode in such a method, or under an option
-                key = (id(write.stmt), str(write.tensor.storage))
-                if write.stmt is not None and key in leaves:
-                    continue  # `p.mul_(a).add_(b)`: the first write already raises (as IPL002)
-                leaves.add(key)
-                yield leaf_finding(self.code, analysis, write, kind, speculative=True)
+                # a leaf written in grad mode in such a method, or under an option (a chain's
+                # first write only, as IPL002)
+                if not later_in_chain(write, leaves):
+                    yield leaf_finding(self.code, analysis, write, kind, speculative=True)
                 continue
             if write.condition is not None and paddle_leaf_write(write):
                 # IPL011's write, made only under an option (`if self.joint:` in `__init__`)
@@ -137,7 +135,7 @@ class ConditionalSavedTensorModified(Rule):
             where = (
                 f"when `{write.condition}` holds"
                 if write.condition
-                else "if this method runs with grad (nothing in this module is known to run it)"
+                else "if this method runs with grad (no forward in this module calls it)"
             )
             message = (
                 f"{quote(target)} was saved by {quote(save.op)} on line {line_of(0)} (as its {save.what}); "
