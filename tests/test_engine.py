@@ -884,3 +884,45 @@ def test_a_module_or_none_is_that_module_where_it_is_called() -> None:
     """
     assert every_rule_codes(body.format(layer="nn.InstanceNorm2d(c, affine=True)")) == []
     assert every_rule_codes(body.format(layer="nn.Sigmoid()")) == ["IPL203"]
+
+
+def test_methods_only_an_inference_step_calls_are_not_rerun_with_grad() -> None:
+    # mmpretrain 1.2.0's CLIPZeroShot as shipped (nothing in the file calls it): `predict` builds
+    # text prototypes from its own tokens with an in-place normalisation; mmengine runs it under
+    # no_grad and no backward meets it. The same method called from `training_step` is run with
+    # grad and its write raises (neural-CLBF's shape)
+    body = """
+        import torch
+        import torch.nn as nn
+
+        class Zero(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 4)
+
+            def forward(self, x, mode="predict"):
+                if mode == "predict":
+                    return self.predict(x)
+                return self.training_step(x, 0)
+
+            def feat(self, t):
+                return self.emb(t)
+
+            def prepare(self):
+                f = self.feat(torch.tensor([1, 2]))
+                f /= f.norm(dim=-1, keepdim=True)
+                self.proto = f
+
+            def predict(self, x):
+                self.prepare()
+                return x @ self.proto.t()
+
+            def prepare_train(self):
+                f = self.feat(torch.tensor([1, 2]))
+                f /= f.norm(dim=-1, keepdim=True)
+                return f.sum()
+
+            def training_step(self, x, idx):
+                return self.prepare_train()
+    """
+    assert codes(body) == [(29, "IPL001")]

@@ -835,7 +835,11 @@ class ModuleDataflow:
         require grad (it may itself run under `no_grad`, as a `predict` that a framework calls
         so), when every call of it in this module is made with grad (neural-CLBF's
         `descent_loss`, called by `training_step`, with `V = self.V(x)`): it is analysed
-        again with those results requiring grad, and that run replaces its own."""
+        again with those results requiring grad, and that run replaces its own. Not a method
+        of a framework's inference step, nor one only such a method calls: mmpretrain's
+        zero-shot `predict` (run under `no_grad` by mmengine's test loop, reached here from
+        `forward(mode="predict")`) calls `prepare_text_prototype`, which normalises text
+        features in place and never meets a backward."""
         sites = self._call_sites()
         for key, result in list(self.results.items()):
             calls = sites.get(key)
@@ -846,6 +850,7 @@ class ModuleDataflow:
                 or key in self.guarded
                 or info.cls is None
                 or not all(grad for _, grad, _, _ in calls)
+                or _on_inference_path(key, sites, set())
             ):
                 continue
             if (key, (_WITH_GRAD,)) in self.specializations:
@@ -9289,6 +9294,24 @@ _ELEMENTWISE_METHODS = frozenset(
 )  # fmt: skip
 # The methods a module's call runs (the analysis takes their inputs from earlier layers).
 _ENTRY_METHODS = frozenset({"forward", "__call__", "_forward_impl"})
+# the steps training frameworks run without grad (Lightning's evaluation and prediction loops,
+# mmengine's `val_step` / `test_step` and the `predict` mode they call, mmdet 2's tests)
+_INFERENCE_METHODS = frozenset(
+    {"predict", "predict_step", "validation_step", "test_step", "val_step", "inference"}
+    | {"simple_test", "aug_test", "forward_test"}
+)
+
+
+def _on_inference_path(key: str, sites: dict, seen: set[str]) -> bool:
+    """Whether the method ``key`` is a framework's inference step or is called in this module
+    only by such steps (and by methods only they call)."""
+    if key.rsplit(".", 1)[-1] in _INFERENCE_METHODS:
+        return True
+    if key in seen:
+        return False
+    seen.add(key)
+    calls = sites.get(key)
+    return bool(calls) and all(_on_inference_path(caller, sites, seen) for caller, *_ in calls)
 # What a tensor tells of itself without its values: an in-place write does not change them.
 _UNCHANGED_BY_WRITES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
