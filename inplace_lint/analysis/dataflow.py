@@ -9312,6 +9312,8 @@ def _on_inference_path(key: str, sites: dict, seen: set[str]) -> bool:
     seen.add(key)
     calls = sites.get(key)
     return bool(calls) and all(_on_inference_path(caller, sites, seen) for caller, *_ in calls)
+
+
 # What a tensor tells of itself without its values: an in-place write does not change them.
 _UNCHANGED_BY_WRITES = frozenset(
     {"size", "shape", "dim", "ndim", "ndimension", "dtype", "device", "numel", "is_cuda"}
