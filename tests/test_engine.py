@@ -926,3 +926,46 @@ def test_methods_only_an_inference_step_calls_are_not_rerun_with_grad() -> None:
                 return self.prepare_train()
     """
     assert codes(body) == [(29, "IPL001")]
+
+
+def test_an_inference_step_nothing_here_calls_runs_without_grad() -> None:
+    # mmocr 1.0.1's SequenceAttentionDecoder: the greedy `forward_test` writes the indices the
+    # embedding saved; mmocr's base decoder (another file) calls it in eval mode and mmengine's
+    # test loop runs under no_grad: no hedge. The same loop in a method of another name stays
+    # an IPL203 (it raises if run with grad), and so do the helpers only it calls
+    body = """
+        import torch
+        import torch.nn as nn
+
+        class Decoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(10, 4)
+                self.prediction = nn.Linear(4, 10)
+
+            def forward_test_step(self, seq, i):
+                return self.prediction(self.embedding(seq)[:, i])
+
+            def forward_test(self, feat):
+                seq = feat.new_ones((feat.size(0), 3)).long()
+                outputs = []
+                for i in range(3):
+                    step_out = self.forward_test_step(seq, i)
+                    outputs.append(step_out)
+                    _, max_idx = torch.max(step_out, dim=1)
+                    if i < 2:
+                        seq[:, i + 1] = max_idx
+                return torch.stack(outputs, 1)
+
+            def decode_greedy(self, feat):
+                seq = feat.new_ones((feat.size(0), 3)).long()
+                outputs = []
+                for i in range(3):
+                    step_out = self.forward_test_step(seq, i)
+                    outputs.append(step_out)
+                    _, max_idx = torch.max(step_out, dim=1)
+                    if i < 2:
+                        seq[:, i + 1] = max_idx
+                return torch.stack(outputs, 1)
+    """
+    assert codes(body) == [(33, "IPL203")]

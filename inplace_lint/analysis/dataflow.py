@@ -755,10 +755,20 @@ class ModuleDataflow:
         return sites
 
     def _apply_caller_guards(self) -> None:
-        """A function whose every call site in this module runs without grad is guarded."""
+        """A function whose every call site in this module runs without grad is guarded. So is
+        a framework's inference step that nothing here calls (`validation_step`, `predict`,
+        mmocr's `forward_test` greedy decoders: their frameworks run them under `no_grad`),
+        unless a backward in it confirms a write."""
         sites = self._call_sites()
         every = self._every_result()
-        guarded: set[str] = set()
+        guarded: set[str] = {
+            key
+            for key, result in self.results.items()
+            if key not in sites
+            and result.info.cls is not None
+            and result.info.node.name.value in _INFERENCE_METHODS
+            and not any(w.confirmed_by_backward for w in result.writes)
+        }
         changed = True
         while changed:
             changed = False
