@@ -969,3 +969,80 @@ def test_an_inference_step_nothing_here_calls_runs_without_grad() -> None:
                 return torch.stack(outputs, 1)
     """
     assert codes(body) == [(33, "IPL203")]
+
+
+def test_a_leaf_copied_on_one_path_only_is_a_leaf_on_the_other() -> None:
+    # lang2logic's seq2seq (issue 1): `enc_outputs = torch.zeros(..., requires_grad=True)`, moved
+    # `if using_gpu:`; a CPU run writes a view of the leaf. Whether `using_gpu` holds is not
+    # known here: IPL203 names the path. A test of the tensor's own grad (`if
+    # x.requires_grad: x = x.clone()`) copies exactly what the leaf check refuses: quiet
+    body = """
+        import torch
+
+        def step(n, y, using_gpu):
+            out = torch.zeros((n, 3), requires_grad=True)
+            if using_gpu:
+                out = out.cuda()
+            for i in range(n):
+                out[i, :] = y
+            return out.sum()
+
+        def scaled(w, y, transposed):
+            x = torch.zeros((3, 3), requires_grad=True)
+            if transposed:
+                x = x * 2
+            else:
+                y = y * 2
+            x.add_(y)
+            return x
+
+        def guarded(n, y):
+            out = torch.zeros((n, 3), requires_grad=True)
+            if out.requires_grad:
+                out = out.clone()
+            out[0] = y
+            return out.sum()
+
+        def no_grad_fill(n, y, using_gpu):
+            out = torch.zeros((n, 3), requires_grad=True)
+            if using_gpu:
+                out = out.cuda()
+            with torch.no_grad():
+                out[0] = y
+            return out
+    """
+    found = [
+        (d.span.start.row, d.code, d.message) for d in lint_source(textwrap.dedent(body), "t.py")
+    ]
+    assert [(row, code) for row, code, _ in found] == [(9, "IPL203"), (18, "IPL203")]
+    assert "when `not using_gpu` holds" in found[0][2]
+    assert "when `not transposed` holds" in found[1][2]
+    assert "a leaf Variable that requires grad" in found[1][2]
+
+
+def test_a_leaf_moved_to_a_device_is_itself_on_its_own_device() -> None:
+    # `leaf.to(device)` returns the leaf itself when it is already there (measured: `w.to("cpu")
+    # is w`): a write to the result raises on a CPU run. A dtype conversion or a copy is not this
+    body = """
+        import torch
+
+        def init_state(n, device):
+            h = torch.zeros((n, 3), requires_grad=True).to(device)
+            h[:, 0] = 1.0
+            return h
+
+        def init_copy(n, device):
+            h = torch.zeros((n, 3), requires_grad=True).to(device).clone()
+            h[:, 0] = 1.0
+            return h
+
+        def init_double(n):
+            h = torch.zeros((n, 3), requires_grad=True).to(torch.float64)
+            h[:, 0] = 1.0
+            return h
+    """
+    found = [
+        (d.span.start.row, d.code, d.message) for d in lint_source(textwrap.dedent(body), "t.py")
+    ]
+    assert [(row, code) for row, code, _ in found] == [(6, "IPL203")]
+    assert "when `device == torch.zeros((n, 3), requires_grad=True).device` holds" in found[0][2]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, fields
 
 import libcst as cst
@@ -1539,6 +1539,7 @@ class FunctionInterpreter:
             elif then.reachable:
                 self.clobbered = then_clobbered
             merged = merge_states([then, other])
+            _mark_one_sided_leaves(merged, then, other, lambda: _code(self, stmt.test))
             if configuration:
                 _mark_one_sided_saves(merged, then, other, _code(self, stmt.test))
                 if not then.reachable and other.reachable and stmt.orelse is None:
@@ -4180,6 +4181,22 @@ class FunctionInterpreter:
             and result.storage != tensor.storage
         ):
             result = replace(result, dtype=target)
+        elif (
+            method == "to"
+            and tensor.leaf
+            and tensor.view is None
+            and tensor.requires_grad is True
+            and tensor.fw == "torch"
+            and type(result) is TensorVal
+            and result.storage != tensor.storage
+            and (device := _device_argument(call)) is not None
+        ):
+            # `torch.zeros(n, requires_grad=True).to(device)`: on another device a copy, on the
+            # leaf's own device (a CPU run) the leaf itself (measured)
+            result = replace(
+                result,
+                leaf_condition=f"{_code(self, device)} == {_short(self, receiver_expr)}.device",
+            )
         return result
 
     def _call_tensor_method(
@@ -7115,6 +7132,25 @@ class FunctionInterpreter:
         )
         write.condition = self.conditions[-1] if self.conditions else condition
         write.branch = self.branch
+        if (
+            tensor.leaf_condition is not None
+            and tensor.fw == "torch"
+            and bumps
+            and not saves
+            and tensor.view != "multi"
+            and tensor.requires_grad is not False
+            and not (tensor.leaf or tensor.view_of_leaf)
+        ):
+            # the leaf on one path only (`if using_gpu: out = out.cuda()`): IPL203's leaf write
+            # under that path's condition
+            write.tensor = replace(
+                tensor, leaf=tensor.view is None, view_of_leaf=tensor.view is not None
+            )
+            write.condition = (
+                tensor.leaf_condition
+                if write.condition is None
+                else f"{write.condition} and {tensor.leaf_condition}"
+            )
         if write.condition is None and write.saves and all(s.condition for s in write.saves):
             write.condition = write.saves[0].condition  # saved only under some option's path
         write.caller_state_update = (
@@ -9100,6 +9136,25 @@ def _conversion_dtype(method: str, call: cst.Call, env: dict) -> str | None:
     return dtype
 
 
+def _device_argument(call: cst.Call):
+    """The device of `.to(device)` / `.to(device=d)` (a name or attribute that names a device,
+    or a device string), when that is the call's only argument besides `non_blocking`."""
+    device = None
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None or arg.keyword.value == "device":
+            if device is not None:
+                return None
+            device = arg.value
+        elif arg.keyword.value != "non_blocking":
+            return None
+    if type(device) is cst.SimpleString:
+        return device if device.value.strip("\"'").split(":")[0] in ("cpu", "cuda") else None
+    name = dotted_name(device) if device is not None else None
+    return device if name and "device" in name.rsplit(".", 1)[-1].lower() else None
+
+
 def _constructor_dtype(qual: str, call: cst.Call, env: dict) -> str | None:
     """The dtype a torch factory's result surely has: the one its `dtype=` names, int64 for
     `randint` / `randperm` and for an `arange` of integer literals (a float factory's follows
@@ -9707,6 +9762,43 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
         if value.storage in (a.storage, b.storage):
             continue
         _mark_one_side(merged, value.storage, then, a.storage, other, b.storage, test)
+
+
+# a test that decides whether the tensor is a leaf that requires grad, or whether grad is on:
+# `if x.requires_grad: x = x.clone()` copies exactly the tensors the leaf check would refuse
+_GRAD_TESTS = ("requires_grad", "is_leaf", "grad_enabled", "training", "no_grad", "inference")
+
+
+def _mark_one_sided_leaves(
+    merged: State, then: State, other: State, test: Callable[[], str]
+) -> None:
+    """After `if using_gpu: out = out.cuda()`, `out` is the leaf on the path that skipped the
+    copy: a write through it raises the leaf check when that path is taken (lang2logic's
+    seq2seq on a CPU run): the merged tensor is a leaf under the test's outcome
+    (``TensorVal.leaf_condition``). Any test, not only an option's; not a test of the tensor's
+    grad itself."""
+    if not (then.reachable and other.reachable):
+        return
+    text = None
+    for key, value in merged.env.items():
+        if type(value) is not TensorVal or value.fw != "torch" or value.leaf or value.view_of_leaf:
+            continue
+        a, b = then.env.get(key), other.env.get(key)
+        if type(a) is not TensorVal or type(b) is not TensorVal or a.storage == b.storage:
+            continue
+        if a.requires_grad is False or b.requires_grad is False:
+            continue
+
+        def leafy(t: TensorVal) -> bool:
+            return (t.leaf or t.view_of_leaf) and t.requires_grad is True and not t.via_data
+
+        if leafy(a) == leafy(b):
+            continue
+        if text is None:
+            text = test()  # (quoted only when needed)
+            if any(word in text for word in _GRAD_TESTS):
+                return
+        merged.env[key] = replace(value, leaf_condition=text if leafy(a) else _negated(text))
 
 
 def _buffer_roots(state: State) -> set[str]:

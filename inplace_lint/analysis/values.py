@@ -123,6 +123,11 @@ class TensorVal:
     # `torch.set_default_dtype`, an op's may follow autocast). A conversion to the dtype a
     # tensor already has returns that tensor itself (`.long()` of an int64 target)
     dtype: str | None = None
+    # a leaf that requires grad only when this holds, a non-leaf copy otherwise: `if using_gpu:
+    # out = out.cuda()` left the leaf `out` on the other path (lang2logic's CPU run), and
+    # `leaf.to(device)` returns the leaf itself when it is already there. A write through it in
+    # grad mode raises torch's leaf check in that configuration (IPL203)
+    leaf_condition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -502,6 +507,9 @@ def merge_values(vals: list[Value | None]) -> Value:
             lineage=frozenset().union(*(t.lineage for t in tensors)),
             view_of_leaf=all(t.view_of_leaf for t in tensors) and len(tensors) == len(vals),
             via_data=all(t.via_data for t in tensors),
+            leaf_condition=base.leaf_condition
+            if all(t.leaf_condition == base.leaf_condition for t in tensors)
+            else None,
         )
     if present and all(isinstance(v, SeqVal) for v in present) and len(present) == len(vals):
         size = len(present[0].items)

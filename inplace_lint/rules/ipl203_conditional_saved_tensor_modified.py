@@ -34,7 +34,9 @@ class ConditionalSavedTensorModified(Rule):
     module calls (an inference-only path such as `self.forward = self.forward_slicing`); and the
     write of IPL002 / IPL003 / IPL011 (a leaf changed in place in grad mode) in such a method,
     whose callers elsewhere may run it under `no_grad` (a `load_from(weights)`), or under such an
-    option (`if not dcn_head: self.heatmap.bias[:] = -2.19` with `dcn_head=True` by default); and
+    option (`if not dcn_head: self.heatmap.bias[:] = -2.19` with `dcn_head=True` by default), or
+    written after a copy replaced it on one path only (`if using_gpu: out = out.cuda()` leaves the
+    leaf on a CPU run; `leaf.to(device)` is the leaf itself on its own device); and
     IPL014's assignment of a plain tensor to a registered parameter under such an option. A test
     of a tensor's shape (`if x.shape[2] == 1:`, `if mu.size() == (k, d):`, `x.dim() == 4`) counts
     as such an option: the write happens for some inputs only. Where the instance built in the
