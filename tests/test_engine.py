@@ -1046,3 +1046,31 @@ def test_a_leaf_moved_to_a_device_is_itself_on_its_own_device() -> None:
     ]
     assert [(row, code) for row, code, _ in found] == [(6, "IPL203")]
     assert "when `device == torch.zeros((n, 3), requires_grad=True).device` holds" in found[0][2]
+
+
+def test_a_list_of_modules_passed_to_a_constructor_is_followed() -> None:
+    # cgnet#63: `CGnet(arch)` with `arch = [nn.Linear(6, 16), nn.Tanh(), ...]` built by the
+    # caller and kept as `nn.Sequential(*arch)`: the last child decides what the call saved of
+    # its output (Tanh: its output; Linear: only its input)
+    template = """
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self, arch, prior):
+                super().__init__()
+                self.arch = nn.Sequential(*arch)
+                self.prior = prior
+
+            def forward(self, x):
+                energy = self.arch(x)
+                energy += self.prior(x)
+                return energy
+
+        def main():
+            net = Net([nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 1), LAST], nn.Linear(6, 1))
+            x = torch.randn(4, 6, requires_grad=True)
+            net(x).sum().backward()
+    """
+    assert codes(template.replace("LAST", "nn.Tanh()")) == [(13, "IPL001")]
+    assert codes(template.replace("LAST", "nn.Linear(1, 1)")) == []

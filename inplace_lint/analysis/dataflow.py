@@ -1202,6 +1202,9 @@ class FunctionInterpreter:
                 if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal, ParamsVal)):
                     state.env[name] = passed
                     continue
+                if isinstance(passed, _ModuleListArg):
+                    state.env[name] = passed.values(name)
+                    continue
                 if isinstance(passed, _TensorItems):
                     items = tuple(
                         TensorVal(
@@ -7575,6 +7578,47 @@ class _FrameworkModuleArg:
         return hash(self._key())
 
 
+class _ModuleListArg:
+    """A list or tuple of modules passed to a local module's constructor (`CGnet(arch)` with
+    `arch = [nn.Linear(6, 16), nn.Tanh(), ...]`, kept as `self.arch = nn.Sequential(*arch)`:
+    cgnet#63): each item as ``_module_entry`` keeps it, in order."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple) -> None:
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ModuleListArg) and self.items == other.items
+
+    def __hash__(self) -> int:
+        return hash(self.items)
+
+    def values(self, name: str) -> SeqVal:
+        return SeqVal(
+            tuple(
+                replace(
+                    item.module if isinstance(item, _FrameworkModuleArg) else item,
+                    path=f"{name}[{i}]",
+                )
+                for i, item in enumerate(self.items)
+            )
+        )
+
+
+def _module_list_entry(value: object) -> _ModuleListArg | None:
+    """``_ModuleListArg`` of a sequence holding only modules (at most 64), else None."""
+    if not isinstance(value, SeqVal) or not value.items or len(value.items) > 64:
+        return None
+    items = []
+    for item in value.items:
+        module = _module_entry(item)
+        if not isinstance(module, (_FrameworkModuleArg, ModuleVal)):
+            return None
+        items.append(module)
+    return _ModuleListArg(tuple(items))
+
+
 def _literal_signature(arguments: list) -> tuple:
     """What a constructor call tells `__init__`: its literal flags and strings (a local module
     instance's ``init_entry``). Numbers are left out: sizes differ from one block to the next, and
@@ -7602,6 +7646,8 @@ def _init_signature(
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
+        elif (modules := _module_list_entry(value)) is not None:
+            entry.append(modules)
         elif isinstance(value, OptimizerVal) and value.modules is not None:
             # `TBPTT(net, loss_fn, k1, k2, optimizer)`: the optimizer its methods step, over
             # the modules the caller built it for
