@@ -1074,3 +1074,26 @@ def test_a_list_of_modules_passed_to_a_constructor_is_followed() -> None:
     """
     assert codes(template.replace("LAST", "nn.Tanh()")) == [(13, "IPL001")]
     assert codes(template.replace("LAST", "nn.Linear(1, 1)")) == []
+
+
+def test_inference_path_does_not_depend_on_the_order_callers_are_visited() -> None:
+    # ``_on_inference_path`` once shared one `seen` set across branches: in a diamond (two
+    # methods reaching one step through a shared method) the second branch read False
+    from inplace_lint.analysis.dataflow import _on_inference_path
+
+    def sites(graph: dict[str, list[str]]) -> dict:
+        return {
+            key: [(caller, True, None, None) for caller in callers]
+            for key, callers in graph.items()
+        }
+
+    diamond = {"M.c": ["M.a", "M.b"], "M.a": ["M.x"], "M.b": ["M.x"], "M.x": ["M.predict"]}
+    assert _on_inference_path("M.c", sites(diamond), {})
+    assert _on_inference_path("M.c", sites({**diamond, "M.c": ["M.b", "M.a"]}), {})
+    # one caller off the path decides, wherever it sits
+    mixed = {**diamond, "M.b": ["M.x", "M.forward"]}
+    assert not _on_inference_path("M.c", sites(mixed), {})
+    # recursion casts no vote; a cycle nothing else reaches is not on the path
+    assert _on_inference_path("M.a", sites({"M.a": ["M.b", "M.predict"], "M.b": ["M.a"]}), {})
+    assert _on_inference_path("M.b", sites({"M.a": ["M.b", "M.predict"], "M.b": ["M.a"]}), {})
+    assert not _on_inference_path("M.a", sites({"M.a": ["M.b"], "M.b": ["M.a"]}), {})

@@ -860,7 +860,7 @@ class ModuleDataflow:
                 or key in self.guarded
                 or info.cls is None
                 or not all(grad for _, grad, _, _ in calls)
-                or _on_inference_path(key, sites, set())
+                or _on_inference_path(key, sites, {})
             ):
                 continue
             if (key, (_WITH_GRAD,)) in self.specializations:
@@ -9413,16 +9413,39 @@ _INFERENCE_METHODS = frozenset(
 )
 
 
-def _on_inference_path(key: str, sites: dict, seen: set[str]) -> bool:
+def _on_inference_path(key: str, sites: dict, memo: dict[str, bool]) -> bool:
     """Whether the method ``key`` is a framework's inference step or is called in this module
-    only by such steps (and by methods only they call)."""
+    only by such steps (and by methods only they call). A caller already on the path being
+    followed (recursion) casts no vote; a method no other caller reaches is not on the path. The
+    answer does not depend on the order callers are visited in (``memo``: the answers found so
+    far, shared by the calls of one judgement)."""
+    return _inference_path(key, sites, memo, frozenset())[0] is True
+
+
+def _inference_path(key: str, sites: dict, memo: dict, path: frozenset) -> tuple[bool | None, bool]:
+    """(the answer, or None when every caller was on ``path``; whether a caller on ``path`` was
+    left out to reach it: such an answer holds for this path only and is not memoised)."""
     if key.rsplit(".", 1)[-1] in _INFERENCE_METHODS:
-        return True
-    if key in seen:
-        return False
-    seen.add(key)
-    calls = sites.get(key)
-    return bool(calls) and all(_on_inference_path(caller, sites, seen) for caller, *_ in calls)
+        return True, False
+    if key in memo:
+        return memo[key], False
+    path = path | {key}
+    pruned = False
+    judged = []
+    for caller, *_ in sites.get(key) or ():
+        if caller in path:
+            pruned = True
+            continue
+        answer, below = _inference_path(caller, sites, memo, path)
+        pruned = pruned or below
+        if answer is not None:
+            judged.append(answer)
+            if not answer:
+                break
+    result = all(judged) if judged else (None if pruned else False)
+    if not pruned:
+        memo[key] = result
+    return result, pruned
 
 
 # What a tensor tells of itself without its values: an in-place write does not change them.
