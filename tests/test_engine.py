@@ -1018,6 +1018,27 @@ def test_a_leaf_copied_on_one_path_only_is_a_leaf_on_the_other() -> None:
     assert "when `not using_gpu` holds" in found[0][2]
     assert "when `not transposed` holds" in found[1][2]
     assert "a leaf Variable that requires grad" in found[1][2]
+    # the same choice written as a conditional expression
+    inline = """
+        import torch
+
+        def step(n, y, use_gpu):
+            out = torch.zeros((n, 3), requires_grad=True)
+            out = out.cuda() if use_gpu else out
+            out[0] = y
+            return out.sum()
+
+        def copied(n, y, use_gpu):
+            out = torch.zeros((n, 3), requires_grad=True)
+            out = out.cuda() if use_gpu else out.clone()
+            out[0] = y
+            return out.sum()
+    """
+    found = [
+        (d.span.start.row, d.code, d.message) for d in lint_source(textwrap.dedent(inline), "t.py")
+    ]
+    assert [(row, code) for row, code, _ in found] == [(7, "IPL203")]
+    assert "when `not use_gpu` holds" in found[0][2]
 
 
 def test_a_leaf_moved_to_a_device_is_itself_on_its_own_device() -> None:

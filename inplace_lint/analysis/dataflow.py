@@ -2776,7 +2776,11 @@ class FunctionInterpreter:
             b = self.eval(expr.orelse, state)
             if self._sequence_argument(a, expr.orelse) or self._sequence_argument(b, expr.body):
                 return UNKNOWN
-            return self._either(a, b, state)
+            merged = self._either(a, b, state)
+            if type(merged) is TensorVal and type(a) is TensorVal and type(b) is TensorVal:
+                # `out.cuda() if use_gpu else out`: the leaf when the test fails
+                merged = _one_sided_leaf(merged, a, b, lambda: _code(self, expr.test))
+            return merged
         if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
             if kind is cst.BooleanOperation and self._sequence_argument(values[0], expr.right):
@@ -9845,29 +9849,37 @@ def _mark_one_sided_leaves(
     copy: a write through it raises the leaf check when that path is taken (lang2logic's
     seq2seq on a CPU run): the merged tensor is a leaf under the test's outcome
     (``TensorVal.leaf_condition``). Any test, not only an option's; not a test of the tensor's
-    grad itself."""
+    grad itself. ``test``: the test's text, quoted only when needed."""
     if not (then.reachable and other.reachable):
         return
-    text = None
     for key, value in merged.env.items():
-        if type(value) is not TensorVal or value.fw != "torch" or value.leaf or value.view_of_leaf:
+        if type(value) is not TensorVal:
             continue
         a, b = then.env.get(key), other.env.get(key)
-        if type(a) is not TensorVal or type(b) is not TensorVal or a.storage == b.storage:
-            continue
-        if a.requires_grad is False or b.requires_grad is False:
-            continue
+        if type(a) is TensorVal and type(b) is TensorVal:
+            marked = _one_sided_leaf(value, a, b, test)
+            if marked is not value:
+                merged.env[key] = marked
 
-        def leafy(t: TensorVal) -> bool:
-            return (t.leaf or t.view_of_leaf) and t.requires_grad is True and not t.via_data
 
-        if leafy(a) == leafy(b):
-            continue
-        if text is None:
-            text = test()  # (quoted only when needed)
-            if any(word in text for word in _GRAD_TESTS):
-                return
-        merged.env[key] = replace(value, leaf_condition=text if leafy(a) else _negated(text))
+def _one_sided_leaf(value: TensorVal, a: TensorVal, b: TensorVal, test) -> TensorVal:
+    """``value`` (what `a` on the test's true side and `b` on its false side merge into), with
+    the leaf condition of the side that holds a leaf requiring grad when the other holds a
+    non-leaf tensor."""
+    if value.fw != "torch" or value.leaf or value.view_of_leaf or a.storage == b.storage:
+        return value
+    if a.requires_grad is False or b.requires_grad is False:
+        return value
+    if _leafy(a) == _leafy(b):
+        return value
+    text = test()
+    if any(word in text for word in _GRAD_TESTS):
+        return value
+    return replace(value, leaf_condition=text if _leafy(a) else _negated(text))
+
+
+def _leafy(tensor: TensorVal) -> bool:
+    return (tensor.leaf or tensor.view_of_leaf) and tensor.requires_grad is True
 
 
 def _buffer_roots(state: State) -> set[str]:
