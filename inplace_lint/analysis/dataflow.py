@@ -9705,7 +9705,7 @@ def _has_break(body) -> bool:
 # builtins whose result is never a tensor, and those that build a Python list of their argument
 _NON_TENSOR_BUILTINS = frozenset(
     {"len", "str", "repr", "isinstance", "issubclass", "hasattr", "callable", "id", "hash"}
-    | {"type", "print", "format", "ord", "chr"}
+    | {"type", "print", "format", "ord", "chr", "range"}
 )
 _SEQUENCE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
 
