@@ -376,7 +376,8 @@ class _Module:
         build `self.x` too; for the latter the local names they pass count with what `__init__`
         bound them to (`conv = Downsample(c, c); self.time_conv.append(conv)`: Downsample)."""
         extensions: list[ast.Expr] = []
-        local_assigns: list[ast.stmt] = []  # `x = ...`: scanned only if an extension reads one
+        local_assigns: list[ast.stmt] = []  # `x = ...`: scanned only if an attribute reads one
+        attribute_assigns: list[tuple[frozenset[str], _Scan]] = []
         for node in _statements(init):
             if isinstance(node, ast.Expr) and (
                 _extends_attribute(node.value) or _adds_own_module(node.value)
@@ -387,31 +388,25 @@ class _Module:
                 if not targets:
                     local_assigns.append(node)
                     continue
-                found = _scan([node])
                 # (attributes the value reads count too: `self.end2end = self.patch_model(...)`
                 # after `self.patch_model = ONNX_TRT if ... else ONNX_ORT`, yolov7's End2End)
-                owner.assigns.append((targets, found.seed, frozenset(found.names | found.attrs)))
+                attribute_assigns.append((targets, _scan([node])))
+        scanned = [(frozenset({_extension_target(n)}), _scan([n])) for n in extensions]
         local_values: dict[str, tuple[bool, set[str]]] = {}  # local name -> (seed, names)
-        for node in local_assigns if extensions else ():
-            found = _scan([node])
-            for name in found.bound:
-                seed, names = local_values.get(name, (False, set()))
-                local_values[name] = (seed or found.seed, names | found.names)
-        for node in extensions:
-            found = _scan([node])
-            seed, names = found.seed, set(found.names)
-            todo, seen = [n for n in found.read_names if n in local_values], set()
-            while todo:
-                name = todo.pop()
-                if name not in seen:
-                    seen.add(name)
-                    more_seed, more = local_values[name]
-                    seed, names = seed or more_seed, names | more
-                    todo.extend(n for n in more if n in local_values)
-            func = node.value.func
-            # (`self.add_module(name, m)`: read back through `self._modules[name]`)
-            target = func.value.attr if isinstance(func.value, ast.Attribute) else "_modules"
-            owner.assigns.append((frozenset({target}), seed, frozenset(names)))
+        if local_assigns and any(found.read_names for _, found in (*attribute_assigns, *scanned)):
+            for node in local_assigns:
+                found = _scan([node])
+                for name in found.bound:
+                    seed, names = local_values.get(name, (False, set()))
+                    local_values[name] = (seed or found.seed, names | found.names)
+        for targets, found in attribute_assigns:
+            seed, names = _with_locals(found, local_values)
+            owner.assigns.append((targets, seed, frozenset(names)))
+        for targets, found in scanned:
+            # `conv = Downsample(c, c); self.time_conv.append(conv)`: the local names an
+            # extension passes count with what `__init__` bound them to
+            seed, names = _with_locals(found, local_values, attrs=False)
+            owner.assigns.append((targets, seed, frozenset(names)))
 
     def named(self, table: dict[str, list[_Unit]], names: set[str]) -> list[_Unit]:
         found: list[_Unit] = []
@@ -458,6 +453,31 @@ class _Module:
         if unit.kind == "class":
             return self.classes[unit.name]
         return [unit]
+
+
+def _extension_target(node: ast.Expr) -> str:
+    """The attribute `self.x.append(...)` extends (`self.add_module(name, m)`: read back
+    through `self._modules[name]`)."""
+    func = node.value.func
+    return func.value.attr if isinstance(func.value, ast.Attribute) else "_modules"
+
+
+def _with_locals(
+    found: _Scan, local_values: dict[str, tuple[bool, set[str]]], attrs: bool = True
+) -> tuple[bool, set[str]]:
+    """What an assignment in `__init__` holds and reads, with the local names it reads counted
+    as what `__init__` bound them to (`act_layer = partial(nn.ReLU, inplace=True)`, then `self.act
+    = act_layer()`: in-place syntax)."""
+    seed, names = found.seed, set(found.names | found.attrs if attrs else found.names)
+    todo, seen = [n for n in found.read_names if n in local_values], set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            more_seed, more = local_values[name]
+            seed, names = seed or more_seed, names | more
+            todo.extend(n for n in more if n in local_values)
+    return seed, names
 
 
 def _calls_on_self(root: ast.AST, name: str) -> bool:

@@ -1118,3 +1118,42 @@ def test_inference_path_does_not_depend_on_the_order_callers_are_visited() -> No
     assert _on_inference_path("M.a", sites({"M.a": ["M.b", "M.predict"], "M.b": ["M.a"]}), {})
     assert _on_inference_path("M.b", sites({"M.a": ["M.b", "M.predict"], "M.b": ["M.a"]}), {})
     assert not _on_inference_path("M.a", sites({"M.a": ["M.b"], "M.b": ["M.a"]}), {})
+
+
+def test_a_branch_that_says_the_tensor_is_no_leaf_writes_no_leaf() -> None:
+    # lookalike32: `if not h.is_leaf: h.mul_(g)` (or `h.grad_fn is not None`, `h.is_leaf is
+    # False`) runs only for a tensor with a graph; the parameter takes the other branch. The
+    # same write without the test is IPL002
+    body = """
+        import torch
+
+        def gate(h, g):
+            if not h.is_leaf:
+                h.mul_(g)
+            else:
+                h = h * g
+            return h
+
+        def gate_fn(h, g):
+            if h.grad_fn is not None:
+                h.mul_(g)
+            return h
+
+        def gate_is(h, g):
+            if h.is_leaf is False:
+                h.mul_(g)
+            return h
+
+        def plain(h, g):
+            h.mul_(g)
+            return h
+
+        def main():
+            p = torch.nn.Parameter(torch.randn(3))
+            g = torch.rand(3)
+            gate(p, g)
+            gate_fn(p, g)
+            gate_is(p, g)
+            plain(p, g)
+    """
+    assert codes(body) == [(22, "IPL002")]

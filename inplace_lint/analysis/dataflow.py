@@ -1637,6 +1637,14 @@ class FunctionInterpreter:
                     # torch.add(maxc, minc, out=l_)`)
                     for key, held in list(state.env.items()):
                         state.env[key] = _without_grad(held)
+        elif (leafness := _leaf_test(test, truth)) is not None:
+            # `if not h.is_leaf: h.mul_(g)`, `if h.grad_fn is not None:`: where the test says
+            # `h` is no leaf, it has a graph: a write there is no leaf's (lookalike32); a view of
+            # a leaf has one too, and keeps its own error
+            path = dotted_name(leafness)
+            value = state.env.get(path) if path and names is None else None
+            if isinstance(value, TensorVal):
+                state.env[path] = replace(value, leaf=False, leaf_condition=None, has_graph=True)
         elif kind is cst.Call and self._is_grad_enabled_call(test):
             if not truth:
                 state.grad_enabled = False
@@ -3525,6 +3533,16 @@ class FunctionInterpreter:
                     bound=target.bound + tuple(positional[1:]),
                     bound_keywords=tuple({**dict(target.bound_keywords), **keywords}.items()),
                 )
+            if (
+                isinstance(target, FrameworkRef)
+                and not target.qualname.startswith("<")
+                and target.partial is None
+                and kb.is_module_class(target.qualname)
+            ):
+                # `act_layer = partial(nn.ReLU, inplace=True)` (torchvision's EfficientNet,
+                # timm): calling it builds that layer with these arguments first
+                self._args(call, state)
+                return replace(target, partial=call)
         if qual == "functools.partial":
             return self.call_opaque(call, state, func)  # (of anything else: not followed)
         if qual is not None:
@@ -3625,6 +3643,16 @@ class FunctionInterpreter:
         if callee.qualname == _IDENTITY:
             positional, _ = self._args(call, state)
             return positional[0] if len(positional) == 1 else UNKNOWN
+        if callee.partial is not None:
+            # the layer the partial builds: its own call spelled with the partial's arguments
+            # first; the layer's construction site is the `partial(...)` call (where its
+            # `inplace=True` is written, and where a fix changes it)
+            spelled = callee.partial.with_changes(
+                func=callee.partial.args[0].value,
+                args=(*callee.partial.args[1:], *call.args),
+            )
+            built = self.call_framework(callee.qualname, spelled, state)
+            return replace(built, node=callee.partial) if isinstance(built, ModuleVal) else built
         return self.call_framework(callee.qualname, call, state)
 
     def _args(self, call: cst.Call, state: State) -> tuple[list[Value], dict[str, Value]]:
@@ -5741,6 +5769,9 @@ class FunctionInterpreter:
             # `out[:, 0::2] = ...` on the argument: through a view of the caller's tensor, so a
             # leaf there raises the view-of-leaf error (XLM's sinusoidal embeddings: IPL003)
             tensor = replace(tensor, view="view", view_of_leaf=tensor.leaf or tensor.view_of_leaf)
+        if inner.tensor.has_graph and tensor.leaf:
+            # the callee writes it only where it is no leaf (`if not h.is_leaf: h.mul_(g)`)
+            tensor = replace(tensor, leaf=False)
         if inner.tensor.requires_grad is False and tensor.requires_grad is not False:
             # the callee turned its argument's grad off before writing it (`param.stop_gradient =
             # True; param[:] = ...`, Paddle#34514's workaround): no leaf is written there
@@ -9880,6 +9911,35 @@ def _one_sided_leaf(value: TensorVal, a: TensorVal, b: TensorVal, test) -> Tenso
 
 def _leafy(tensor: TensorVal) -> bool:
     return (tensor.leaf or tensor.view_of_leaf) and tensor.requires_grad is True
+
+
+def _leaf_test(test, truth: bool):
+    """The tensor expression a test says is no leaf when it has ``truth``: `x.is_leaf` false,
+    `x.grad_fn` true, `x.is_leaf is False` / `== False`, `x.grad_fn is not None` (and their
+    negations when false); None for any other test or outcome."""
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        literal = _literal(target.comparator)
+        operator = type(target.operator)
+        if not (type(target.comparator) is cst.Name and target.comparator.value in _LITERAL_NAMES):
+            return None
+        if operator in (cst.IsNot, cst.NotEqual):
+            truth = not truth
+        elif operator not in (cst.Is, cst.Equal):
+            return None
+        # `x.is_leaf is False` holding is `x.is_leaf` false; `x.grad_fn is None` holding is
+        # `x.grad_fn` false
+        if literal is not True and literal is not False and literal is not None:
+            return None
+        truth = truth if literal is True else not truth
+        test = test.left
+    if type(test) is not cst.Attribute or test.attr.value not in ("is_leaf", "grad_fn"):
+        return None
+    no_leaf = (not truth) if test.attr.value == "is_leaf" else truth
+    return test.value if no_leaf else None
+
+
+_LITERAL_NAMES = frozenset({"True", "False", "None"})
 
 
 def _buffer_roots(state: State) -> set[str]:

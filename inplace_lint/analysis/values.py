@@ -128,6 +128,9 @@ class TensorVal:
     # `leaf.to(device)` returns the leaf itself when it is already there. A write through it in
     # grad mode raises torch's leaf check in that configuration (IPL203)
     leaf_condition: str | None = None
+    # a test said it is no leaf (`if not h.is_leaf:`, `if h.grad_fn is not None:`): a caller's
+    # leaf never reaches a write made under it
+    has_graph: bool = False
 
 
 @dataclass(frozen=True)
@@ -285,6 +288,9 @@ class FrameworkRef:
     qualname: str
     bound: tuple = ()
     bound_keywords: tuple = ()
+    # `functools.partial(nn.ReLU, inplace=True)`: that call, whose arguments after the class
+    # come before those of each call of the partial (which builds the layer)
+    partial: cst.Call | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
