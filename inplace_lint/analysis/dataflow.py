@@ -9202,34 +9202,31 @@ def _conversion_dtype(method: str, call: cst.Call, env: dict) -> str | None:
         return _DTYPE_METHODS[method]
     if method not in ("to", "type"):
         return None
-    dtype = None
+    # (not `.to(device, dtype)`, `copy=True`, `device=...`)
+    expr = _sole_argument(call, "dtype", ("non_blocking", "memory_format"))
+    return _dtype_of(expr, env) if expr is not None else None
+
+
+def _sole_argument(call: cst.Call, keyword: str, others: tuple[str, ...]):
+    """The one argument of ``call`` passed by position or as ``keyword``, when every other
+    argument is one of the keywords ``others``; None otherwise (none, two, a star)."""
+    found = None
     for arg in call.args:
         if arg.star:
             return None
-        if arg.keyword is None or arg.keyword.value == "dtype":
-            if dtype is not None:
-                return None  # `.to(device, dtype)`
-            dtype = _dtype_of(arg.value, env)
-            if dtype is None:
+        if arg.keyword is None or arg.keyword.value == keyword:
+            if found is not None:
                 return None
-        elif arg.keyword.value not in ("non_blocking", "memory_format"):
-            return None  # `copy=True`, `device=...`
-    return dtype
+            found = arg.value
+        elif arg.keyword.value not in others:
+            return None
+    return found
 
 
 def _device_argument(call: cst.Call):
     """The device of `.to(device)` / `.to(device=d)` (a name or attribute that names a device,
     or a device string), when that is the call's only argument besides `non_blocking`."""
-    device = None
-    for arg in call.args:
-        if arg.star:
-            return None
-        if arg.keyword is None or arg.keyword.value == "device":
-            if device is not None:
-                return None
-            device = arg.value
-        elif arg.keyword.value != "non_blocking":
-            return None
+    device = _sole_argument(call, "device", ("non_blocking",))
     if type(device) is cst.SimpleString:
         return device if device.value.strip("\"'").split(":")[0] in ("cpu", "cuda") else None
     name = dotted_name(device) if device is not None else None
