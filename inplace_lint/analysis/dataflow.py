@@ -5890,7 +5890,11 @@ class FunctionInterpreter:
             init_entry: tuple = ()
             if init_key in self.index.functions and not any(a.star for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
-                init_entry = _init_signature(arguments, rates=self.flow.dropout_rates(init_key))
+                init_entry = _init_signature(
+                    arguments,
+                    rates=self.flow.dropout_rates(init_key),
+                    exact=self._spelled_lists(call, positional, keywords, state),
+                )
             children: tuple = ()
             frozen = False
             if init_key in self.index.functions and cls.module_fw:
@@ -5994,6 +5998,25 @@ class FunctionInterpreter:
         self._apply_param_writes(
             callee.summary, arguments, call, state, f"`{_short(self, call.func)}`"
         )
+
+    def _spelled_lists(self, call: cst.Call, positional: list, keywords: dict, state: State):
+        """The ids of the arguments of ``call`` that are lists or tuples known item by item: a
+        display without a star, or a name holding such a list (``SeqVal.exact``)."""
+        exact: set[int] = set()
+        values = iter(positional)
+        for arg in call.args:
+            value = (
+                keywords.get(arg.keyword.value) if arg.keyword is not None else next(values, None)
+            )
+            if not isinstance(value, SeqVal):
+                continue
+            expr = arg.value
+            if (
+                type(expr) in (cst.List, cst.Tuple)
+                and not any(type(e) is cst.StarredElement for e in expr.elements)
+            ) or value.exact:
+                exact.add(id(value))
+        return exact
 
     def _holds_parameters(self, cls, init_entry: tuple) -> bool:
         """A class with a `forward` but no module base (a from-scratch MLP holding plain
@@ -6595,6 +6618,19 @@ class FunctionInterpreter:
             if children
             else container and not call.args  # `nn.ModuleList()`: none yet
         )
+        if (
+            not exact
+            and children
+            and named is None
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and (held := _given_list(call.args[0], positional, state)) is not None
+            and held.exact
+            and len(held.items) == len(children)
+        ):
+            # `nn.ModuleList(layers)` / `nn.Sequential(*layers)` of a list the caller spelled
+            # item by item (cgnet-style constructors given `[nn.Linear(...), nn.Tanh()]`)
+            exact = True
         if len(names) != len(children):
             names = ()
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
@@ -7618,16 +7654,21 @@ class _ModuleListArg:
     `arch = [nn.Linear(6, 16), nn.Tanh(), ...]`, kept as `self.arch = nn.Sequential(*arch)`:
     cgnet#63): each item as ``_module_entry`` keeps it, in order."""
 
-    __slots__ = ("items",)
+    __slots__ = ("exact", "items")
 
-    def __init__(self, items: tuple) -> None:
+    def __init__(self, items: tuple, exact: bool = False) -> None:
         self.items = items
+        self.exact = exact  # the caller spelled every item (``SeqVal.exact``)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ModuleListArg) and self.items == other.items
+        return (
+            isinstance(other, _ModuleListArg)
+            and self.items == other.items
+            and self.exact == other.exact
+        )
 
     def __hash__(self) -> int:
-        return hash(self.items)
+        return hash((self.items, self.exact))
 
     def values(self, name: str) -> SeqVal:
         return SeqVal(
@@ -7637,11 +7678,23 @@ class _ModuleListArg:
                     path=f"{name}[{i}]",
                 )
                 for i, item in enumerate(self.items)
-            )
+            ),
+            exact=self.exact,
         )
 
 
-def _module_list_entry(value: object) -> _ModuleListArg | None:
+def _given_list(arg: cst.Arg, positional: list, state: State) -> SeqVal | None:
+    """The list a container's only argument passes: `layers` or `*layers` of a name holding
+    one."""
+    if arg.star == "*" and type(arg.value) is cst.Name:
+        held = state.env.get(arg.value.value)
+        return held if isinstance(held, SeqVal) else None
+    if not arg.star and len(positional) == 1 and isinstance(positional[0], SeqVal):
+        return positional[0]
+    return None
+
+
+def _module_list_entry(value: object, exact: bool = False) -> _ModuleListArg | None:
     """``_ModuleListArg`` of a sequence holding only modules (at most 64), else None."""
     if not isinstance(value, SeqVal) or not value.items or len(value.items) > 64:
         return None
@@ -7651,7 +7704,7 @@ def _module_list_entry(value: object) -> _ModuleListArg | None:
         if not isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             return None
         items.append(module)
-    return _ModuleListArg(tuple(items))
+    return _ModuleListArg(tuple(items), exact)
 
 
 def _literal_signature(arguments: list) -> tuple:
@@ -7662,7 +7715,10 @@ def _literal_signature(arguments: list) -> tuple:
 
 
 def _init_signature(
-    arguments: list, trainable: bool = False, rates: dict[int, object] | None = None
+    arguments: list,
+    trainable: bool = False,
+    rates: dict[int, object] | None = None,
+    exact: set[int] = frozenset(),
 ) -> tuple:
     """A local module's ``init_entry``: the literal flags and strings of its constructor call
     (``_literal_signature``), and the framework modules it is given (`Block(nn.ReLU())`, kept as
@@ -7681,7 +7737,7 @@ def _init_signature(
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
-        elif (modules := _module_list_entry(value)) is not None:
+        elif (modules := _module_list_entry(value, id(value) in exact)) is not None:
             entry.append(modules)
         elif isinstance(value, OptimizerVal) and value.modules is not None:
             # `TBPTT(net, loss_fn, k1, k2, optimizer)`: the optimizer its methods step, over

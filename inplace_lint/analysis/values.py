@@ -245,6 +245,9 @@ class SeqVal:
 
     items: tuple[Value, ...]
     lineage: frozenset[int] = frozenset()
+    # every item, in order: a display the caller spelled (`Stem([nn.Linear(3, 3), nn.Tanh()])`),
+    # not a list grown by appends in a loop (whose items stand for several)
+    exact: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
