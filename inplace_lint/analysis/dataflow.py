@@ -4676,6 +4676,7 @@ class FunctionInterpreter:
     ) -> Value:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
         facts = module.facts
+        split_items = False  # the result was split into items, each with its own graph
         if facts is not None and not getattr(facts, "container", False) and module.write_condition:
             self.conditions.append(module.write_condition)  # `nn.Dropout(p, inplace=True)`
             try:
@@ -4904,6 +4905,7 @@ class FunctionInterpreter:
                 split = self._split_item_submodules(summary, module, result, call, state, op_text)
                 if split is not None:
                     result = split
+                    split_items = True
             if module.path == "self" and type(call.func) is cst.Name:
                 # `self(obs)` in the module's own method (a critic's `update`): the forward's
                 # submodules saved their parameters for this call
@@ -4928,7 +4930,10 @@ class FunctionInterpreter:
                 if only is None and summary is not None:
                     # not followed whole: still, it can only have saved what it reads
                     only = self.flow.readable_attributes(entry)
-                if only is None or only:
+                if (only is None or only) and not split_items:
+                    # (split into items, each holds the saves of the submodules it went through:
+                    # one more save under the last item's op would outlive the backward of the
+                    # item that made it, lookalike32's TBPTT loop returning `(head(h), h)`)
                     state.add_save(
                         owner.params_storage_key,
                         Save(
