@@ -9979,7 +9979,7 @@ def _leaf_test(test, truth: bool):
         target = test.comparisons[0]
         literal = _literal(target.comparator)
         operator = type(target.operator)
-        if not (type(target.comparator) is cst.Name and target.comparator.value in _LITERAL_NAMES):
+        if literal is not True and literal is not False and literal is not None:
             return None
         if operator in (cst.IsNot, cst.NotEqual):
             truth = not truth
@@ -9987,17 +9987,12 @@ def _leaf_test(test, truth: bool):
             return None
         # `x.is_leaf is False` holding is `x.is_leaf` false; `x.grad_fn is None` holding is
         # `x.grad_fn` false
-        if literal is not True and literal is not False and literal is not None:
-            return None
         truth = truth if literal is True else not truth
         test = test.left
     if type(test) is not cst.Attribute or test.attr.value not in ("is_leaf", "grad_fn"):
         return None
     no_leaf = (not truth) if test.attr.value == "is_leaf" else truth
     return test.value if no_leaf else None
-
-
-_LITERAL_NAMES = frozenset({"True", "False", "None"})
 
 
 def _buffer_roots(state: State) -> set[str]:
