@@ -171,6 +171,10 @@ class FunctionSummary:
     # its own, so that the backward of one does not consume what the other's backward still
     # needs (a step between the two)
     item_self_submodules: tuple[tuple[dict[str, str], frozenset[str]], ...] | None = None
+    # per item, the other items whose whole graph is part of its own on every return path
+    # (`return self.pi(h), h`: the logits were computed from `h`). A backward of the item runs
+    # through theirs too, and frees it (lookalike32's recurrent policy)
+    item_contains: tuple[frozenset[int], ...] | None = None
     # a training-step helper (`def update_params(optim, net, loss): optim.zero_grad();
     # loss.backward(); optim.step()`): its backwards of arguments and steps of argument
     # optimizers, in order, as ("backward", index, retain) / ("step", index, the step's call);
@@ -994,6 +998,7 @@ class FunctionInterpreter:
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
         # per return path, ``FunctionSummary.item_self_submodules`` of its tuple (or None)
         self.item_submodule_returns: list[tuple | None] = []
+        self.item_contains_returns: list[tuple[frozenset[int], ...]] = []  # the same, per path
         self.call_local_functions = True  # False while the module's globals are collected
         # ...but for these calls: `model = create_model()` at the module's top level
         self.factory_calls: frozenset[cst.Call] = frozenset()
@@ -2144,14 +2149,18 @@ class FunctionInterpreter:
                             saved.setdefault(name, save.what)
                 items.append((saved, frozenset(graph)))
             found = tuple(items)
+            self.item_contains_returns.append(_contained_items(value.items))
         self.item_submodule_returns.append(found)
         first = self.item_submodule_returns[0]
         summary = self.result.summary
         if first is None or any(
             other is None or len(other) != len(first) for other in self.item_submodule_returns
         ):
-            summary.item_self_submodules = None
+            summary.item_self_submodules = summary.item_contains = None
             return
+        summary.item_contains = tuple(
+            frozenset.intersection(*column) for column in zip(*self.item_contains_returns)
+        )
         merged = []
         for index, (saved, graph) in enumerate(first):
             others = [other[index] for other in self.item_submodule_returns]
@@ -5321,12 +5330,15 @@ class FunctionInterpreter:
         else:
             return None
         out = []
-        for part, (saved, graph) in zip(parts, items):
+        item_ops = [new_id() for _ in items]
+        contains = summary.item_contains or ()
+        for index, (part, (saved, graph)) in enumerate(zip(parts, items)):
             if not isinstance(part, TensorVal):
                 out.append(part)
                 continue
-            item_op = new_id()
-            part = replace(part, lineage=part.lineage | {item_op})
+            item_op = item_ops[index]
+            inner = {item_ops[j] for j in contains[index]} if index < len(contains) else set()
+            part = replace(part, lineage=part.lineage | {item_op} | inner)
             reached: set[str] = set()
             for name in sorted(graph | saved.keys()):
                 by = None
@@ -7710,6 +7722,20 @@ def _module_list_entry(value: object, exact: bool = False) -> _ModuleListArg | N
             return None
         items.append(module)
     return _ModuleListArg(tuple(items), exact)
+
+
+def _contained_items(items) -> tuple[frozenset[int], ...]:
+    """Per item of a returned tuple, the other items whose graph (non-empty lineage) is part of
+    its own: they were computed on the way to it."""
+    lineages = [lineage_of(item) for item in items]
+    return tuple(
+        frozenset(
+            j
+            for j, other in enumerate(lineages)
+            if j != i and other and other <= lineage and other != lineage
+        )
+        for i, lineage in enumerate(lineages)
+    )
 
 
 def _literal_signature(arguments: list) -> tuple:
