@@ -276,6 +276,43 @@ def test_a_write_in_the_else_branch_of_an_option_names_the_negated_option() -> N
     assert "when `not self.only_self_att` holds" in found[0].message
 
 
+def test_an_attribute_given_modules_of_two_kinds_by_an_option_runs_each_under_its_condition() -> (
+    None
+):
+    # mmdetection#7933: `self.rpn_conv` is a Sequential ending in ReLU when `self.num_convs > 1`,
+    # a plain Conv2d otherwise; the in-place ReLU after it breaks only the first
+    source = """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class Head(nn.Module):
+            def __init__(self, num_convs=1):
+                super().__init__()
+                self.num_convs = num_convs
+                if self.num_convs > 1:
+                    self.conv = nn.Sequential(nn.Conv2d(4, 4, 3), nn.ReLU())
+                else:
+                    self.conv = nn.Conv2d(4, 4, 3)
+
+            def forward(self, x):
+                x = self.conv(x)
+                x = F.relu(x, inplace=True)
+                return x
+    """
+    found = [
+        (d.span.start.row, d.code, d.message) for d in lint_source(textwrap.dedent(source), "t.py")
+    ]
+    assert [(row, code) for row, code, _ in found] == [(17, "IPL203")]
+    assert "when `self.num_convs > 1` holds" in found[0][2]
+    # the other side of the option (a Conv2d, whose output nothing saved) adds nothing, and the
+    # same attribute with one kind of module on both sides is not an option at all
+    same = textwrap.dedent(source).replace(
+        "nn.Sequential(nn.Conv2d(4, 4, 3), nn.ReLU())", "nn.Conv2d(4, 4, 3)"
+    )
+    assert [d.code for d in lint_source(same, "t.py")] == []
+
+
 def test_an_update_method_after_a_forward_that_returns_a_value() -> None:
     # the forward run before the method (its return is not the method's, and must not fail:
     # an IndexError in session 7 on coqui TTS's and ppdiffusers' modules)

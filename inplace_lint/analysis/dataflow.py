@@ -1550,6 +1550,7 @@ class FunctionInterpreter:
             _mark_one_sided_leaves(merged, then, other, lambda: _code(self, stmt.test))
             if configuration:
                 _mark_one_sided_saves(merged, then, other, _code(self, stmt.test))
+                _mark_alternative_modules(merged, then, other, _code(self, stmt.test))
                 if not then.reachable and other.reachable and stmt.orelse is None:
                     self.exit_condition = _negated(_code(self, stmt.test))
             return merged
@@ -2797,6 +2798,17 @@ class FunctionInterpreter:
             if type(merged) is TensorVal and type(a) is TensorVal and type(b) is TensorVal:
                 # `out.cuda() if use_gpu else out`: the leaf when the test fails
                 merged = _one_sided_leaf(merged, a, b, lambda: _code(self, expr.test))
+            elif (
+                type(merged) is ModuleVal
+                and type(a) is ModuleVal
+                and type(b) is ModuleVal
+                and merged.uid.startswith("either:")
+                and not (a.alternatives or b.alternatives)
+                and _is_configuration(expr.test, self._optional_parameters())
+            ):
+                # `nn.Linear(d, d) if use_proj else nn.Identity()`: each under its condition
+                test = _code(self, expr.test)
+                merged = replace(merged, alternatives=((test, a), (_negated(test), b)))
             return merged
         if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
@@ -4589,6 +4601,46 @@ class FunctionInterpreter:
         when the class overrides `__call__`)."""
         positional, keywords = self._args(call, state)
         op_text = f"`{_short(self, call.func)}`"
+        if module.alternatives and state.grad_enabled:
+            return self._call_alternatives(module, positional, keywords, call, state, op_text)
+        return self._call_module_with(module, positional, keywords, call, state, op_text, method)
+
+    def _call_alternatives(
+        self, module: ModuleVal, positional, keywords, call, state: State, op_text: str
+    ) -> Value:
+        """A call of a module that is one of two kinds, by an option (``ModuleVal.alternatives``):
+        each runs on its own copy of the state, under its condition, and the copies merge as
+        after an `if`: a save only one of them makes is a save under its condition (IPL203)."""
+        sides = []
+        for condition, alternative in module.alternatives:
+            side = state.copy()
+            self.conditions.append(condition)
+            try:
+                value = self._call_module_with(
+                    alternative, positional, keywords, call, side, op_text, None
+                )
+            finally:
+                self.conditions.pop()
+            side.env[_ALTERNATIVE_RESULT] = value
+            sides.append(side)
+        then, other = sides
+        merged = merge_states(sides)
+        _mark_one_sided_saves(merged, then, other, module.alternatives[0][0])
+        value = merged.env.pop(_ALTERNATIVE_RESULT, UNKNOWN)
+        state.env, state.saves, state.stale_multi = merged.env, merged.saves, merged.stale_multi
+        state.reachable = merged.reachable
+        return value
+
+    def _call_module_with(
+        self,
+        module: ModuleVal,
+        positional,
+        keywords,
+        call: cst.Call,
+        state: State,
+        op_text: str,
+        method: str | None,
+    ) -> Value:
         if module.children:
             value: Value = positional[0] if positional else UNKNOWN
             children = _sequence_children(module)
@@ -9923,6 +9975,29 @@ def _next_element(item: Value) -> Value:
     ):
         return replace(item, storage=new_id())
     return item
+
+
+_ALTERNATIVE_RESULT = "<alternative result>"  # (not a name Python code can bind)
+
+
+def _mark_alternative_modules(merged: State, then: State, other: State, test: str) -> None:
+    """After `if <option>: self.m = A(...) else: self.m = B(...)`, modules of different kinds:
+    `self.m` is A when the test holds and B when it fails (``ModuleVal.alternatives``). An
+    attribute that already holds alternatives on one side (an `elif` chain) stays unknown."""
+    if not (then.reachable and other.reachable):
+        return
+    for key, value in merged.env.items():
+        if not key.startswith("self.") or type(value) is not ModuleVal:
+            continue
+        a, b = then.env.get(key), other.env.get(key)
+        if (
+            type(a) is ModuleVal
+            and type(b) is ModuleVal
+            and not a.alternatives
+            and not b.alternatives
+            and value.uid.startswith("either:")
+        ):
+            merged.env[key] = replace(value, alternatives=((test, a), (_negated(test), b)))
 
 
 def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -> None:

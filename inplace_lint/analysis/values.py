@@ -175,6 +175,11 @@ class ModuleVal:
     # reached through, and that instance's constructor call (``TensorVal.owner_attr``)
     owner_attr: str | None = None
     owner_by: cst.CSTNode | None = field(default=None, hash=False, compare=False)
+    # modules of different kinds bound on the two sides of an option's test (`if
+    # self.num_convs > 1: self.rpn_conv = nn.Sequential(...) else: self.rpn_conv = nn.Conv2d(...)`):
+    # (the test, or its negation, under which each one is the module), exactly two. A call runs
+    # both, each under its condition (mmdetection#7933)
+    alternatives: tuple[tuple[str, ModuleVal], ...] = field(default=(), hash=False)
 
     @property
     def key_root(self) -> str:
