@@ -313,6 +313,32 @@ def test_an_attribute_given_modules_of_two_kinds_by_an_option_runs_each_under_it
     assert [d.code for d in lint_source(same, "t.py")] == []
 
 
+def test_an_argument_defaulting_to_none_is_an_option_until_a_caller_gives_it() -> None:
+    # prec33, transformers' SAM family: `if target_embedding is not None: queries += ...` with
+    # no caller giving `target_embedding` runs only when one does (IPL203); a caller that passes
+    # a tensor makes it certain there (IPL001)
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Gate(nn.Module):
+            def forward(self, h, bias=None):
+                out = torch.sigmoid(h)
+                if bias is not None:
+                    out += bias
+                return out
+    """
+    found = [(d.code, d.message) for d in lint_source(textwrap.dedent(source), "t.py")]
+    assert [code for code, _ in found] == ["IPL203"]
+    assert "when `bias is not None` holds" in found[0][1]
+    called = (
+        textwrap.dedent(source) + "\nGate()(torch.randn(3, requires_grad=True), torch.ones(3))\n"
+    )
+    assert [d.code for d in lint_source(called, "t.py")] == ["IPL001"]
+    left_out = textwrap.dedent(source) + "\nGate()(torch.randn(3, requires_grad=True))\n"
+    assert [d.code for d in lint_source(left_out, "t.py")] == ["IPL203"]
+
+
 def test_an_update_method_after_a_forward_that_returns_a_value() -> None:
     # the forward run before the method (its return is not the method's, and must not fail:
     # an IndexError in session 7 on coqui TTS's and ppdiffusers' modules)

@@ -1229,7 +1229,7 @@ class FunctionInterpreter:
                 if type(passed) is _Typed:
                     dtype = passed.dtype
                     passed = passed.requires_grad
-                rg = passed
+                rg = None if passed is _PRESENT else passed
             elif (order := _string_tuple(param.default)) is not None:
                 # a dispatch order left at its default (`order=("conv", "norm", "act")`)
                 state.env[name] = ConstVal(order)
@@ -1255,6 +1255,11 @@ class FunctionInterpreter:
                 known=True,
                 lineage=frozenset({origin}),
                 dtype=dtype,
+                # `target_embedding=None` that no caller here gives: `if target_embedding is not
+                # None:` is an option of the call, not known to hold (the SAM family, prec33)
+                maybe_none=(index - 1 >= len(self.entry) or self.entry[index - 1] is None)
+                and type(param.default) is cst.Name
+                and param.default.value == "None",
             )
 
     def _layer_class_default(self, default) -> str | None:
@@ -1643,6 +1648,12 @@ class FunctionInterpreter:
                     # torch.add(maxc, minc, out=l_)`)
                     for key, held in list(state.env.items()):
                         state.env[key] = _without_grad(held)
+        elif (given := _none_test(test, truth)) is not None:
+            # past `if mask is not None:` (or in the `else:` of `if mask is None:`) the argument
+            # is there
+            value = state.env.get(given) if names is None else None
+            if isinstance(value, TensorVal) and value.maybe_none:
+                state.env[given] = replace(value, maybe_none=False)
         elif (leafness := _leaf_test(test, truth)) is not None:
             # `if not h.is_leaf: h.mul_(g)`, `if h.grad_fn is not None:`: where the test says
             # `h` is no leaf, it has a graph: a write there is no leaf's (lookalike32); a view of
@@ -4876,6 +4887,7 @@ class FunctionInterpreter:
                     _tested_argument(arguments[i], tested[name]) if name in tested else None
                     for i, name in enumerate(names)
                 ]
+                passed_modules = _with_present(passed_modules, arguments, names, tested)
                 if any(g is not None for g in given):
                     passed_modules = _trimmed(
                         [
@@ -5140,6 +5152,8 @@ class FunctionInterpreter:
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
+        if tested := self.flow.tested_defaults(key):
+            entry = _with_present(entry, arguments, self.flow.parameter_names(key), tested)
         if state.grad_enabled and any(map(_is_data, entry)) and not _is_entry_method(key):
             # a helper given data (`update(torch.randn(4, 3))`): ``_apply_data_callers``
             self.result.data_calls.append(
@@ -7951,6 +7965,32 @@ class _Typed:
     dtype: str
 
 
+class _Present:
+    """An entry for a tensor (or a number) given to a parameter that defaults to None and that
+    the callee tests against None (``_with_present``)."""
+
+    def __repr__(self) -> str:
+        return "_PRESENT"
+
+
+_PRESENT = _Present()
+
+
+def _with_present(entry: tuple, arguments: list, names: list[str], tested: dict) -> tuple:
+    """``entry`` with ``_PRESENT`` where a parameter the callee tests against its default None
+    (``ModuleDataflow.tested_defaults``) is given a tensor that is surely not None, and the entry
+    says nothing else of it."""
+    out = list(entry) + [None] * (len(arguments) - len(entry))
+    for index, name in enumerate(names[: len(arguments)]):
+        if name in tested and tested[name] is None and out[index] is None:
+            given = arguments[index]
+            if (type(given) is TensorVal and not given.maybe_none) or (
+                type(given) is ConstVal and given.value is not None  # `chunk=2`
+            ):
+                out[index] = _PRESENT
+    return _trimmed(out)
+
+
 def _is_data(entry: object) -> bool:
     """An entry for a tensor that does not require grad (``_entry_signature``)."""
     return entry is False or (type(entry) is _Typed and entry.requires_grad is False)
@@ -8898,6 +8938,19 @@ def _is_shape_read(expr) -> bool:
     return type(expr) is cst.Attribute and expr.attr.value in ("shape", "ndim")
 
 
+def _none_test(test, truth: bool) -> str | None:
+    """The name that `name is not None` (true) or `name is None` (false) says is not None."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if type(test.left) is not cst.Name or dotted_name(target.comparator) != "None":
+        return None
+    operator = type(target.operator)
+    if (operator is cst.IsNot and truth) or (operator is cst.Is and not truth):
+        return test.left.value
+    return None
+
+
 def _identity_test(expr, values: list) -> ConstVal | None:
     """`x is None` / `x is not None` when both sides are known: a literal, or a tensor/module."""
     if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1 or len(values) != 2:
@@ -8910,8 +8963,9 @@ def _identity_test(expr, values: list) -> ConstVal | None:
     def known(value):
         if isinstance(value, ConstVal):
             return value.value
-        if isinstance(value, TensorVal) and not value.known:
-            # what an unknown callee returned (a cache lookup) may be None
+        if isinstance(value, TensorVal) and (not value.known or value.maybe_none):
+            # what an unknown callee returned (a cache lookup) may be None, and so may an
+            # argument that defaults to None
             return _NOT_LITERAL
         if isinstance(value, ModuleVal) and value.maybe_none:
             return _NOT_LITERAL  # a module or None

@@ -131,6 +131,9 @@ class TensorVal:
     # a test said it is no leaf (`if not h.is_leaf:`, `if h.grad_fn is not None:`): a caller's
     # leaf never reaches a write made under it
     has_graph: bool = False
+    # an argument whose parameter defaults to None, not given by a known caller: `x is not None`
+    # is undecided (an option of the call), until a test says which
+    maybe_none: bool = False
 
 
 @dataclass(frozen=True)
@@ -524,6 +527,7 @@ def merge_values(vals: list[Value | None]) -> Value:
             leaf_condition=base.leaf_condition
             if all(t.leaf_condition == base.leaf_condition for t in tensors)
             else None,
+            maybe_none=any(t.maybe_none for t in tensors),
         )
     if present and all(isinstance(v, SeqVal) for v in present) and len(present) == len(vals):
         size = len(present[0].items)
