@@ -88,9 +88,15 @@ def applicability(write: Write) -> str:
 
 
 def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
-    """`x += y` -> `x = x + y`; `x.add_(y)` -> `x = x.add(y)`; `F.relu(x, inplace=True)` -> `inplace=False`."""
+    """`x += y` -> `x = x + y`; `x.add_(y)` -> `x = x.add(y)`; `F.relu(x, inplace=True)` -> `inplace=False`.
+
+    None for a write made with grad off (`with torch.no_grad(): probs.clamp_(min=eps)`): the
+    out-of-place result would be detached, and the name rebound to it would carry no graph, so
+    a loud error would become a silently missing gradient."""
     import libcst as cst
 
+    if not write.grad_enabled:
+        return None
     node = write.node
     if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Name, cst.Attribute)):
         operator = aug_to_bin().get(type(node.operator))
@@ -158,9 +164,12 @@ def inplace_false(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
 
 
 def clone_before(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
-    """`x[i] = v` -> `x = x.clone()` then the write: the saved tensor keeps its old values."""
+    """`x[i] = v` -> `x = x.clone()` then the write: the saved tensor keeps its old values. None
+    with grad off (a clone made under `no_grad` is detached, as in ``out_of_place``)."""
     import libcst as cst
 
+    if not write.grad_enabled:
+        return None
     target = write.target
     stmt = write.stmt
     if stmt is None or not isinstance(target, (cst.Name, cst.Attribute)):
@@ -194,6 +203,13 @@ def target_name(write: Write) -> str:
 def advice(analysis: ModuleAnalysis, write: Write) -> str:
     """One sentence on what to change, in the user's terms."""
     target = target_name(write)
+    if not write.grad_enabled and write.how != "renorm":
+        # an out-of-place op or a clone made under no_grad is detached: rebinding the name to it
+        # would cut the graph that the backward needs (lookalike33)
+        return (
+            "Move it out of the `no_grad` block (an out-of-place result made there has no "
+            "graph), or apply it after the backward."
+        )
     operator = getattr(write.node, "operator", None)
     if write.how == "augassign" and operator is not None:
         symbol = analysis.code(operator).strip().removesuffix("=")
