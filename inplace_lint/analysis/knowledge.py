@@ -383,6 +383,10 @@ def resolve_overload(
         allowed = set(params) | set(entry.get("kwonly", ())) | {"out", "dtype"}
         if len(kinds) > len(params) or not keywords <= allowed:
             continue
+        if any(op != py and op in facts.params for op, py in zip(params, facts.params)):
+            # the Python callable orders its parameters otherwise (`F.embedding(input, weight)`
+            # is `embedding(weight, indices)`): its own facts already bind them by name
+            continue
         if any(
             (kind == "tensor" and params[i] not in tensor_params)
             or (kind == "scalar" and params[i] in tensor_params)
