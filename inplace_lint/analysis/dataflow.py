@@ -5971,8 +5971,17 @@ class FunctionInterpreter:
         if cls is not None and (cls.module_fw or cls.looks_like_module):
             init_key = f"{cls_name}.__init__"
             init_entry: tuple = ()
-            if init_key in self.index.functions and not any(a.star for a in call.args):
+            if init_key in self.index.functions and not any(a.star == "*" for a in call.args):
                 arguments = self._arguments_by_index(init_key, positional, keywords)
+                if any(a.star == "**" for a in call.args):
+                    # `Module(c, relu=False, **dd)` (timm's factory keywords): what the call
+                    # spells is known (a name given twice raises); a parameter it leaves out
+                    # may come from the mapping, so its default is not
+                    names = self.flow.parameter_names(init_key)
+                    arguments = [
+                        value if index < len(positional) or names[index] in keywords else None
+                        for index, value in enumerate(arguments)
+                    ]
                 init_entry = _init_signature(
                     arguments,
                     rates=self.flow.dropout_rates(init_key),
