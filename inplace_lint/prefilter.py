@@ -1052,6 +1052,14 @@ def _writers(module: _Module) -> set[_Unit]:
             )
         ]
         if not added:
+            for unit in writers:
+                if unit.kind != "class":
+                    for method in hot_methods:
+                        # (a writer that also calls a writing method on the instance it may be
+                        # given: `train(agent)` running `agent.rollout(x)`, then
+                        # `agent.reset_done(d)`: the other methods it calls there are read too,
+                        # ``given_instances``)
+                        _may_call(unit, method, instantiated, module)
             return writers
         writers.update(added)
 

@@ -101,6 +101,11 @@ class FunctionSummary:
     # `_dequeue_and_enqueue`), by attribute name: a method of the same instance calling it
     # replays them against what it saved of that tensor
     self_buffer_writes: dict[str, Write] = field(default_factory=dict)
+    # a method's `self.<name>` left holding a tensor that an op on the way to the returned value
+    # saved, on every return path (`self.hidden = h.detach(); return self.value(h)`): name ->
+    # saved as what. Called on an instance from outside, the instance's field then carries that
+    # save, in the graph of the call's result (lookalike33's TBPTT agent)
+    attribute_saves: dict[str, str] | None = None
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
@@ -2077,6 +2082,7 @@ class FunctionInterpreter:
             self._record_saved_inputs(lineage, state)
         self._record_saved_items(value, lineage, state)
         self._record_item_submodules(value, state)
+        self._record_attribute_saves(lineage, state)
         if _portable(value):
             self.result.summary.returned = value
         # a function every path of which returns one framework function (DETR's
@@ -2128,6 +2134,22 @@ class FunctionInterpreter:
             if all(index in other[1] for other in self.tuple_returns)
         }
         self.result.summary.saved_items = (first[0], common) if common else None
+
+    def _record_attribute_saves(self, lineage: frozenset[int], state: State) -> None:
+        """``FunctionSummary.attribute_saves``: kept while every return path agrees."""
+        if self.info.cls is None or not state.grad_enabled:
+            self.result.summary.attribute_saves = {}
+            return
+        found: dict[str, str] = {}
+        for name, held in _own_attributes(state):
+            if type(held) is TensorVal and not held.parameter and lineage:
+                for save in state.saves.get(held.storage, ()):
+                    if save.certain and save.op_id in lineage and not save.via_data:
+                        found.setdefault(name, save.what)
+        before = self.result.summary.attribute_saves
+        self.result.summary.attribute_saves = (
+            found if before is None else {n: w for n, w in before.items() if n in found}
+        )
 
     def _record_item_submodules(self, value: Value, state: State) -> None:
         """``FunctionSummary.item_self_submodules``: what each item of a returned tuple saved of
@@ -2560,6 +2582,27 @@ class FunctionInterpreter:
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
             self._numpy_write(base, state, node, target.value)
+        elif (
+            isinstance(base, ConstVal)
+            and base.value is None
+            and self.info.cls is not None
+            and (path := dotted_name(target.value)) is not None
+            and path.startswith("self.")
+            and path.count(".") == 1
+        ):
+            self._declared_none_buffer_write(path, how, node, target.value, state)
+
+    def _declared_none_buffer_write(self, path: str, how: str, node, target, state: State) -> None:
+        """`self.hidden[done] = 0.0` in a method, where `__init__` left `self.hidden = None` and
+        another method fills it (`init_hidden`, a rollout): a call of this method on an instance
+        whose field a caller knows to hold a saved tensor writes that tensor
+        (``FunctionSummary.self_buffer_writes``, replayed by the caller). Here, where the
+        attribute is None, nothing is written: the write is kept for callers only."""
+        placeholder = TensorVal(fw=self.fw, storage=new_id(), known=False, producer=f"`{path}`")
+        count = len(self.result.writes)
+        self.record_write(state, placeholder, how, node, target, op_text=_code(self, node))
+        del self.result.writes[count:]
+        state.saves.pop(placeholder.storage, None)
 
     def _string_valued_key(self, target: cst.Subscript, state: State) -> bool:
         """`data[FEAT] = x` with a name or attribute key that holds a string (`FEAT = "feat"`
@@ -5123,6 +5166,8 @@ class FunctionInterpreter:
             result = self._call_local_function(key, call, state, module, self_entry, bound)
             if self.returned_saves and isinstance(result, TensorVal):
                 result = replace(result, lineage=result.lineage | self.returned_saves)
+            if module is not None and module.path != "self" and self.last_callee is not None:
+                result = self._instance_attribute_saves(module, result, call, state)
         finally:
             self.returned_saves = outer
         # what this call's result became here (``ModuleDataflow._drop_unread_helper_returns``)
@@ -5130,6 +5175,31 @@ class FunctionInterpreter:
             _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
         )
         return result
+
+    def _instance_attribute_saves(
+        self, module: ModuleVal, result: Value, call: cst.Call, state: State
+    ) -> Value:
+        """`v = agent.rollout(obs)` whose method left `self.hidden` holding a tensor an op on
+        the way to `v` saved (``FunctionSummary.attribute_saves``): `agent.hidden` is that
+        tensor here, saved by this call, in `v`'s graph; a later `agent.reset_done(d)` writing
+        `self.hidden[d] = 0` breaks `v`'s backward."""
+        saved = self.last_callee.summary.attribute_saves
+        if not saved or not state.grad_enabled or type(result) is not TensorVal:
+            return result
+        op_id = new_id()
+        op_text = _unquote(f"`{_short(self, call.func)}`")
+        for name, what in saved.items():
+            field_value = TensorVal(
+                fw=module.fw,
+                storage=new_id(),
+                requires_grad=True,
+                producer=f"`{module.path}.{name}`",
+                known=True,
+                lineage=frozenset({op_id}),
+            )
+            state.env[_instance_field_key(module, name)] = field_value
+            state.add_save(field_value.storage, Save(op_text, call, op_id, what))
+        return replace(result, lineage=result.lineage | {op_id})
 
     def _call_local_function(
         self,
@@ -5222,6 +5292,15 @@ class FunctionInterpreter:
                 for name, inner in callee.summary.self_buffer_writes.items():
                     held = state.env.get(f"self.{name}")
                     if isinstance(held, TensorVal):
+                        self._replay(inner, held, call, state)
+            elif callee.summary.self_buffer_writes and module is not None and module.path != "self":
+                # `agent.reset_done(d)` writing `self.hidden[d] = 0`: what this function knows
+                # `agent.hidden` holds (left by an earlier method call, or assigned here)
+                for name, inner in callee.summary.self_buffer_writes.items():
+                    held = state.env.get(_instance_field_key(module, name))
+                    if held is None:
+                        held = state.env.get(f"{module.path}.{name}")
+                    if isinstance(held, TensorVal) and held.storage in state.saves:
                         self._replay(inner, held, call, state)
             if callee.summary.returned is not None:
                 return _fresh_copy(callee.summary.returned, self.flow.global_uids)

@@ -513,7 +513,10 @@ def merge_values(vals: list[Value | None]) -> Value:
         if tensors and all(t.known for t in tensors)
         else []
     )
-    if tensors and len(tensors) + len(unknowns) + len(numbers) == len(present):
+    # None on the path that skipped a loop or a branch (`h = None` / `for x in xs: h = cell(x,
+    # h)`): where it is used as a tensor it is the tensor, and `h is None` stays open
+    nones = [v for v in present if type(v) is ConstVal and v.value is None] if tensors else []
+    if tensors and len(tensors) + len(unknowns) + len(numbers) + len(nones) == len(present):
         # Keep the first tensor's identity (storage); widen the facts.
         base = tensors[0]
         return replace(
@@ -527,7 +530,7 @@ def merge_values(vals: list[Value | None]) -> Value:
             leaf_condition=base.leaf_condition
             if all(t.leaf_condition == base.leaf_condition for t in tensors)
             else None,
-            maybe_none=any(t.maybe_none for t in tensors),
+            maybe_none=bool(nones) or any(t.maybe_none for t in tensors),
         )
     if present and all(isinstance(v, SeqVal) for v in present) and len(present) == len(vals):
         size = len(present[0].items)
