@@ -1560,6 +1560,9 @@ class FunctionInterpreter:
             _mark_one_sided_leaves(merged, then, other, lambda: _code(self, stmt.test))
             if configuration:
                 _mark_one_sided_saves(merged, then, other, _code(self, stmt.test))
+            if configuration or self._in_constructor():
+                # (in `__init__`, any test is one of the object's options: `if n > 1:`,
+                # `if cfg.use_proj:`)
                 _mark_alternative_modules(merged, then, other, _code(self, stmt.test))
                 if not then.reachable and other.reachable and stmt.orelse is None:
                     self.exit_condition = _negated(_code(self, stmt.test))
@@ -2858,7 +2861,10 @@ class FunctionInterpreter:
                 and type(b) is ModuleVal
                 and merged.uid.startswith("either:")
                 and not (a.alternatives or b.alternatives)
-                and _is_configuration(expr.test, self._optional_parameters())
+                and (
+                    self._in_constructor()
+                    or _is_configuration(expr.test, self._optional_parameters())
+                )
             ):
                 # `nn.Linear(d, d) if use_proj else nn.Identity()`: each under its condition
                 test = _code(self, expr.test)
@@ -6733,6 +6739,14 @@ class FunctionInterpreter:
             value = state.env.get(path) if path else None
             if isinstance(value, ModuleVal):
                 state.env[path] = replace(value, params_unknown=True)
+
+    def _in_constructor(self) -> bool:
+        """This is a class's `__init__` (or a method it runs while building the object)."""
+        return self.info.cls is not None and (
+            self.info.node.name.value == "__init__"
+            or bool(self.self_entry)
+            and isinstance(self.self_entry[0], _InitState)
+        )
 
     def _optional_parameters(self) -> frozenset[str]:
         """Parameters defaulting to None, True or False (`last_attended_idx=None`): a branch on
