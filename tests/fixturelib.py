@@ -153,6 +153,16 @@ FAMILIES: dict[str, Family] = {
             "fault-frame",
             frozenset({"IPL014"}),
         ),
+        Family(
+            # `self.weight += delta` on a frozen Parameter with grad on: the in-place add gives
+            # it a graph, and `Module.__setattr__` refuses the non-leaf (session 27)
+            "non-leaf-parameter",
+            "torch",
+            "ValueError",
+            r"Cannot assign non-leaf Tensor to parameter",
+            "fault-frame",
+            frozenset({"IPL014"}),
+        ),
     )
 }
 

@@ -2758,6 +2758,31 @@ class FunctionInterpreter:
                 )
             self.bind(target, self._binary_result(current, rhs, op, node, state), state, node)
             return
+        if (
+            type(target) is cst.Attribute
+            and current.parameter
+            and current.requires_grad is False
+            and not current.via_data
+            and state.grad_enabled
+            and type(rhs) is TensorVal
+            and rhs.requires_grad is True
+            and isinstance(self.eval(target.value, state), ModuleVal)
+        ):
+            # `self.weight += self.delta` (a LoRA merge without `no_grad`) on a frozen weight:
+            # the in-place add runs, then the module's `__setattr__` refuses the parameter that
+            # now has a graph (lookalike33)
+            self.result.rebinds.append(
+                Rebind(
+                    node,
+                    _code(self, target),
+                    current,
+                    True,
+                    self.info.key,
+                    assign=True,
+                    condition=self.conditions[-1] if self.conditions else None,
+                    graph_gained=True,
+                )
+            )
         facts = kb.binary_operator(current.fw, op, augmented=True)
         self.apply_op(
             facts,

@@ -111,6 +111,10 @@ class Rebind:
     update: bool = True
     assign: bool = False  # `=` of a tensor that is not a Parameter onto a parameter attribute
     condition: str | None = None  # made only when this option test holds (`if self.tie:`)
+    # ``assign`` by an augmented assignment (`self.weight += self.delta`) on a parameter that
+    # does not require grad, with grad on and an operand that does: the in-place op gives the
+    # parameter a graph, and `__setattr__` then refuses a non-leaf (ValueError)
+    graph_gained: bool = False
 
 
 @dataclass

@@ -20,7 +20,11 @@ _BYPASS = re.compile(
 def parameters_handled_by_hand(analysis: ModuleAnalysis) -> bool:
     """The module manages parameter registration itself (`__setattr__`, `_parameters`, weight
     norm, pruning, parametrizations): an assignment may well be legitimate there."""
-    return bool(_BYPASS.search(analysis.module.code))
+    # (in code, not in comments: a comment saying that `__setattr__` raises is no bypass)
+    return bool(_BYPASS.search(_COMMENT.sub("", analysis.module.code)))
+
+
+_COMMENT = re.compile(r"#[^\n]*")
 
 
 class TensorAssignedToParameter(Rule):
@@ -30,6 +34,10 @@ class TensorAssignedToParameter(Rule):
     (`self.w * self.mask`, `F.softmax(self.w, 0)`, `self.w.detach()`), also `net.fc.weight = ...`
     on a submodule. An assignment made only under an option of the object (`if
     self.same_key_value:`) is IPL203's, unless the instance built in the module sets the option.
+    Also `self.w += t` on a parameter that does not require grad (a frozen base weight) with a
+    `t` that does, in grad mode (a LoRA merge without `no_grad`): the in-place add gives the
+    parameter a graph, and the module refuses to store it back (`ValueError: Cannot assign
+    non-leaf Tensor to parameter`).
 
     ## Why is this bad?
     A module's `__setattr__` refuses to replace a registered parameter with anything but a
@@ -100,6 +108,16 @@ class TensorAssignedToParameter(Rule):
             return
         for event in events:
             fw = event.tensor.fw
+            if event.graph_gained:
+                message = (
+                    f"`{event.target_text}` is a registered parameter that does not require grad; "
+                    f"`{analysis.code(event.node)}` adds a tensor that does, in grad mode: the "
+                    "in-place op gives the parameter a graph, and the module then refuses to "
+                    "store it back: ValueError: Cannot assign non-leaf Tensor to parameter. "
+                    "Run it under `torch.no_grad()`"
+                )
+                yield Finding(self.code, event.node, message, framework=fw)
+                continue
             if fw == "paddle":
                 error = "TypeError: assignment to parameter ... should be of type Parameter or None"
                 fix = "`set_value(...)` under `paddle.no_grad()`"

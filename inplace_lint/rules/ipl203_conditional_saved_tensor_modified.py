@@ -156,6 +156,16 @@ class ConditionalSavedTensorModified(Rule):
             if bypass:
                 break
             # IPL014's assignment, made only under an option (`if self.same_key_value:`)
+            if event.graph_gained:
+                message = (
+                    f"`{event.target_text}` is a registered parameter that does not require "
+                    f"grad; `{analysis.code(event.node)}` adds a tensor that does: when "
+                    f"`{event.condition}` holds, in grad mode, the parameter gets a graph and the "
+                    "module refuses to store it back (ValueError: Cannot assign non-leaf Tensor "
+                    "to parameter). Run it under `torch.no_grad()`"
+                )
+                yield Finding(self.code, event.node, message, framework=event.tensor.fw)
+                continue
             message = (
                 f"`{event.target_text}` is a registered parameter; "
                 f"`{analysis.code(event.node)}` assigns it a tensor that is not a Parameter: when "
