@@ -6254,6 +6254,14 @@ class FunctionInterpreter:
         )
         if builtin == "dict" and not call.args:
             return DictVal()  # `feats = dict()`: entries followed by key, as for `{}`
+        if (
+            not call.args
+            and receiver is None
+            and (name := dotted_name(callee)) in _ORDERED_DICTS
+            and name.split(".")[0] not in state.env
+        ):
+            # `losses = OrderedDict()` (ADN's loss dicts, recall33): as `{}`
+            return DictVal()
         if builtin == "dict" and _plain_config(call.args, positional + list(keywords.values())):
             # `act_cfg = dict(type="ReLU")` handed to mmcv's ConvModule: not None, so the
             # activation it guards is built
@@ -10159,6 +10167,8 @@ def _next_element(item: Value) -> Value:
 
 
 _ALTERNATIVE_RESULT = "<alternative result>"  # (not a name Python code can bind)
+_ORDERED_DICTS = frozenset({"OrderedDict", "collections.OrderedDict"})  # (imports of the stdlib
+# are not tracked: the name, unless the function binds it)
 
 
 def _mark_alternative_modules(merged: State, then: State, other: State, test: str) -> None:
