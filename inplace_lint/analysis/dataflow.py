@@ -650,6 +650,13 @@ class ModuleDataflow:
                 or (isinstance(v, FrameworkRef) and v.qualname.startswith("<local-apply>."))
                 # `FEAT = "feat"`: a constant key (`data[FEAT] = x` writes a mapping's entry)
                 or (k.isupper() and _holds_string(v))
+                # `activate_name = {"relu": nn.ReLU, "mish": Mish()}`: a registry of layer
+                # classes (or instances), looked up by an option (YOLOv4-pytorch#247, recall33)
+                or (
+                    type(v) is DictVal
+                    and bool(v.items)
+                    and all(type(item) in (FrameworkRef, ModuleVal) for _, item in v.items)
+                )
             )
         }
 
@@ -1519,7 +1526,7 @@ class FunctionInterpreter:
             return state
         if kind is cst.If:
             test = self.eval(stmt.test, state)
-            if isinstance(test, ConstVal) and isinstance(test.value, (bool, type(None))):
+            if isinstance(test, ConstVal) and isinstance(test.value, _DECIDING_LITERALS):
                 # a flag the caller passed as a literal: only one branch runs
                 if test.value:
                     return self.exec_block(_body(stmt), state)
@@ -2868,7 +2875,7 @@ class FunctionInterpreter:
             )
         if kind is cst.IfExp:
             test = self.eval(expr.test, state)
-            if isinstance(test, ConstVal) and isinstance(test.value, (bool, type(None))):
+            if isinstance(test, ConstVal) and isinstance(test.value, _DECIDING_LITERALS):
                 taken, other = (expr.body, expr.orelse) if test.value else (expr.orelse, expr.body)
                 value = self.eval(taken, state)
                 return UNKNOWN if self._sequence_argument(value, other) else value
@@ -3402,6 +3409,16 @@ class FunctionInterpreter:
             return Unknown(base.lineage)
         if isinstance(base, DictVal):
             key = _dict_index(expr)
+            if (
+                key is _NOT_LITERAL
+                and len(expr.slice) == 1
+                and type(expr.slice[0].slice) is cst.Index
+            ):
+                # `activate_name[activate]` with `activate` a known string (a constructor's
+                # option, or its default): that entry
+                named = self.eval(expr.slice[0].slice.value, state)
+                if type(named) is ConstVal and type(named.value) is str:
+                    key = named.value
             held = base.get(key) if key is not _NOT_LITERAL else None
             return held if held is not None else Unknown(base.lineage)
         if isinstance(base, ParamsVal) and base.mapping:
@@ -3539,6 +3556,15 @@ class FunctionInterpreter:
                     report_writes=True,
                     owner=layer[1],
                 )
+        if (
+            type(func) is cst.Subscript
+            and type(func.value) is cst.Name
+            and type(registry := state.env.get(func.value.value)) is DictVal
+            and type(picked := self.eval(func, state)) is FrameworkRef
+        ):
+            # `activate_name[activate](inplace=True)`: a layer class picked from a registry by a
+            # known string (YOLOv4-pytorch#247, recall33)
+            return self._call_reference(picked, call, state)
         if (
             type(func) is cst.Subscript
             and _int_index(func) is None
@@ -10167,6 +10193,9 @@ def _next_element(item: Value) -> Value:
 
 
 _ALTERNATIVE_RESULT = "<alternative result>"  # (not a name Python code can bind)
+# an `if` / `x if c else y` whose test the analysis knows as one of these literals takes one
+# branch: a flag, None, or an option's string or number (`if self.activate:` holding "relu")
+_DECIDING_LITERALS = (bool, type(None), str, int, float)
 _ORDERED_DICTS = frozenset({"OrderedDict", "collections.OrderedDict"})  # (imports of the stdlib
 # are not tracked: the name, unless the function binds it)
 
