@@ -3559,7 +3559,7 @@ class FunctionInterpreter:
         if (
             type(func) is cst.Subscript
             and type(func.value) is cst.Name
-            and type(registry := state.env.get(func.value.value)) is DictVal
+            and type(state.env.get(func.value.value)) is DictVal
             and type(picked := self.eval(func, state)) is FrameworkRef
         ):
             # `activate_name[activate](inplace=True)`: a layer class picked from a registry by a
