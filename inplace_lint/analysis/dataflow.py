@@ -2460,6 +2460,11 @@ class FunctionInterpreter:
             return
         if not value.known or held.via_data or not self._makes_plain_tensor(node, state):
             return
+        self._parameter_rebind(node, target, held)
+
+    def _parameter_rebind(self, node, target, held: TensorVal, graph_gained: bool = False) -> None:
+        """IPL014's event: the assignment ``node`` stores back into the parameter ``held``
+        (under the current option, if any)."""
         self.result.rebinds.append(
             Rebind(
                 node,
@@ -2469,6 +2474,7 @@ class FunctionInterpreter:
                 self.info.key,
                 assign=True,
                 condition=self.conditions[-1] if self.conditions else None,
+                graph_gained=graph_gained,
             )
         )
 
@@ -2778,18 +2784,7 @@ class FunctionInterpreter:
             # `self.weight += self.delta` (a LoRA merge without `no_grad`) on a frozen weight:
             # the in-place add runs, then the module's `__setattr__` refuses the parameter that
             # now has a graph (lookalike33)
-            self.result.rebinds.append(
-                Rebind(
-                    node,
-                    _code(self, target),
-                    current,
-                    True,
-                    self.info.key,
-                    assign=True,
-                    condition=self.conditions[-1] if self.conditions else None,
-                    graph_gained=True,
-                )
-            )
+            self._parameter_rebind(node, target, current, graph_gained=True)
         facts = kb.binary_operator(current.fw, op, augmented=True)
         self.apply_op(
             facts,
