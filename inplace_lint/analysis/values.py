@@ -438,12 +438,23 @@ def merge_states(states: list[State]) -> State:
         for storage, write in live[0].stale_multi.items()
         if all(storage in s.stale_multi for s in live[1:])
     }
-    for s in live:
+    # (the first path's saves as they are: each tuple was built by `add_save`, so it holds no
+    # two saves that `add_save` would merge; the other paths' are added to them, a tuple the
+    # paths share at once)
+    out.saves = dict(live[0].saves)
+    for s in live[1:]:
         for storage, saves in s.saves.items():
+            if out.saves.get(storage) is saves:
+                continue
             for save in saves:
                 out.add_save(storage, save)
     keys = set().union(*(s.env for s in live))
+    first_env, others = live[0].env, [s.env for s in live[1:]]
     for key in sorted(keys):
+        held = first_env.get(key)
+        if held is not None and all(env.get(key) is held for env in others):
+            out.env[key] = held  # (the same object on every path: what merging would give)
+            continue
         vals = [s.env.get(key) for s in live]
         either = either_module(vals) if key.startswith("self.") and None not in vals else None
         # (an attribute given modules of different kinds on different paths: `if use_proj:
