@@ -2882,20 +2882,11 @@ class FunctionInterpreter:
             if type(merged) is TensorVal and type(a) is TensorVal and type(b) is TensorVal:
                 # `out.cuda() if use_gpu else out`: the leaf when the test fails
                 merged = _one_sided_leaf(merged, a, b, lambda: _code(self, expr.test))
-            elif (
-                type(merged) is ModuleVal
-                and type(a) is ModuleVal
-                and type(b) is ModuleVal
-                and merged.uid.startswith("either:")
-                and not (a.alternatives or b.alternatives)
-                and (
-                    self._in_constructor()
-                    or _is_configuration(expr.test, self._optional_parameters())
-                )
+            elif type(merged) is ModuleVal and (
+                self._in_constructor() or _is_configuration(expr.test, self._optional_parameters())
             ):
                 # `nn.Linear(d, d) if use_proj else nn.Identity()`: each under its condition
-                test = _code(self, expr.test)
-                merged = replace(merged, alternatives=((test, a), (_negated(test), b)))
+                merged = _with_alternatives(merged, a, b, lambda: _code(self, expr.test))
             return merged
         if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
@@ -8536,15 +8527,10 @@ def _default_tests(body) -> tuple[set[str], set[str]]:
     while stack:
         current = stack.pop()
         kind = type(current)
-        if kind is cst.Comparison and len(current.comparisons) == 1:
-            target = current.comparisons[0]
-            if (
-                type(current.left) is cst.Name
-                and type(target.operator) in (cst.Is, cst.IsNot)
-                and type(target.comparator) is cst.Name
-                and target.comparator.value == "None"
-            ):
-                nones.add(current.left.value)
+        if kind is cst.Comparison:
+            compared = _none_comparison(current)
+            if compared is not None:
+                nones.add(compared[0])
                 continue
         elif kind is cst.If or kind is cst.IfExp or kind is cst.While:
             tests = [current.test]
@@ -9094,17 +9080,26 @@ def _is_shape_read(expr) -> bool:
     return type(expr) is cst.Attribute and expr.attr.value in ("shape", "ndim")
 
 
-def _none_test(test, truth: bool) -> str | None:
-    """The name that `name is not None` (true) or `name is None` (false) says is not None."""
+def _none_comparison(test) -> tuple[str, bool] | None:
+    """`name is None` as (name, False), `name is not None` as (name, True); else None."""
     if type(test) is not cst.Comparison or len(test.comparisons) != 1:
         return None
     target = test.comparisons[0]
-    if type(test.left) is not cst.Name or dotted_name(target.comparator) != "None":
-        return None
     operator = type(target.operator)
-    if (operator is cst.IsNot and truth) or (operator is cst.Is and not truth):
-        return test.left.value
-    return None
+    if (
+        type(test.left) is not cst.Name
+        or operator not in (cst.Is, cst.IsNot)
+        or type(target.comparator) is not cst.Name
+        or target.comparator.value != "None"
+    ):
+        return None
+    return test.left.value, operator is cst.IsNot
+
+
+def _none_test(test, truth: bool) -> str | None:
+    """The name that `name is not None` (true) or `name is None` (false) says is not None."""
+    compared = _none_comparison(test)
+    return compared[0] if compared is not None and compared[1] == truth else None
 
 
 def _identity_test(expr, values: list) -> ConstVal | None:
@@ -10202,17 +10197,26 @@ def _mark_alternative_modules(merged: State, then: State, other: State, test: st
     if not (then.reachable and other.reachable):
         return
     for key, value in merged.env.items():
-        if not key.startswith("self.") or type(value) is not ModuleVal:
-            continue
-        a, b = then.env.get(key), other.env.get(key)
-        if (
-            type(a) is ModuleVal
-            and type(b) is ModuleVal
-            and not a.alternatives
-            and not b.alternatives
-            and value.uid.startswith("either:")
-        ):
-            merged.env[key] = replace(value, alternatives=((test, a), (_negated(test), b)))
+        if key.startswith("self.") and type(value) is ModuleVal:
+            merged.env[key] = _with_alternatives(
+                value, then.env.get(key), other.env.get(key), lambda: test
+            )
+
+
+def _with_alternatives(merged: ModuleVal, a, b, test: Callable[[], str]) -> ModuleVal:
+    """``merged`` (the unknown module `either_module` made of `a`, on the test's true side, and
+    `b`) holding both, each under its condition; unchanged when they are not two modules of
+    different kinds, or one of them already holds alternatives (an `elif` chain)."""
+    if (
+        type(a) is not ModuleVal
+        or type(b) is not ModuleVal
+        or a.alternatives
+        or b.alternatives
+        or not merged.uid.startswith("either:")
+    ):
+        return merged
+    text = test()
+    return replace(merged, alternatives=((text, a), (_negated(text), b)))
 
 
 def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -> None:
