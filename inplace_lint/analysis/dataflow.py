@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
+import typing
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, fields
 
@@ -10512,29 +10514,94 @@ def _subnodes(node) -> list:
     """The child nodes of ``node`` that can hold a statement, an expression or a name, in no
     particular order: the walkers above collect sets or answer yes/no. libcst's ``children`` runs
     a visitor over the node and yields whitespace and punctuation too (41% of the nodes of a
-    parsed file are whitespace): the walk through ``children`` was 3% of a run over torchvision."""
+    parsed file are whitespace): the walk through ``children`` was 3% of a run over torchvision.
+    Only the fields whose declared type can hold such a node are read (``_node_fields``), and a
+    value's class is looked up in a table (``_NODE_KINDS``): ``isinstance`` against libcst's
+    abstract ``CSTNode`` goes through ``ABCMeta.__instancecheck__`` for every value."""
     out = []
+    kinds = _NODE_KINDS
     for name in _node_fields(type(node)):
         value = getattr(node, name)
-        if type(value) in _TRIVIA:
-            continue
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        is_node = kinds.get(kind)
+        if is_node is None:
+            is_node = _node_kind(kind)
+        if is_node:
             out.append(value)
-        elif type(value) is tuple or type(value) is list:
-            out.extend(v for v in value if type(v) not in _TRIVIA and isinstance(v, cst.CSTNode))
+        elif kind is tuple or kind is list:
+            for item in value:
+                is_node = kinds.get(type(item))
+                if is_node is None:
+                    is_node = _node_kind(type(item))
+                if is_node:
+                    out.append(item)
     return out
+
+
+def _node_kind(kind: type) -> bool:
+    """Whether values of ``kind`` are nodes ``_subnodes`` yields (not whitespace or punctuation);
+    remembered in ``_NODE_KINDS``."""
+    found = _NODE_KINDS[kind] = kind not in _TRIVIA and issubclass(kind, cst.CSTNode)
+    return found
 
 
 def _node_fields(kind: type) -> tuple[str, ...]:
     found = _FIELDS.get(kind)
     if found is None:
-        found = _FIELDS[kind] = tuple(f.name for f in fields(kind))
+        found = _FIELDS[kind] = tuple(
+            f.name for f in fields(kind) if _may_hold_node(_field_types(kind).get(f.name))
+        )
     return found
 
 
+def _field_types(kind: type) -> dict[str, object]:
+    try:
+        return typing.get_type_hints(kind)
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: read every field
+        return {}
+
+
+def _may_hold_node(annotation: object) -> bool:
+    """False only for a declared type that cannot hold a node other than whitespace and
+    punctuation (``Sequence[LeftParen]``, ``BaseParenthesizableWhitespace``, ``str``); an
+    unknown or unresolved annotation may."""
+    if annotation is None:
+        return True
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Literal:
+        return False
+    if typing.get_origin(annotation) is not None:
+        return any(_may_hold_node(arg) for arg in args) if args else True
+    if not isinstance(annotation, type):
+        return True
+    if not issubclass(annotation, cst.CSTNode):
+        return annotation not in _PLAIN_FIELD_TYPES
+    return any(
+        sub not in _TRIVIA and not getattr(sub, "__abstractmethods__", None)
+        for sub in (annotation, *_all_subclasses(annotation))
+    )
+
+
+def _all_subclasses(kind: type) -> list[type]:
+    """The subclasses of ``kind`` its module names: libcst's slots decorator leaves the class
+    it copied among the subclasses, unreachable (it would count as a node class)."""
+    out: list[type] = []
+    todo = [kind]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            module = sys.modules.get(sub.__module__)
+            if sub not in out and getattr(module, sub.__qualname__, sub) is sub:
+                out.append(sub)
+                todo.append(sub)
+    return out
+
+
+# field types that never hold a node
+_PLAIN_FIELD_TYPES = frozenset({str, bool, int, float, type(None), cst.MaybeSentinel})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 # whitespace, comments, operators and punctuation: the value nodes fastcst shares
 _TRIVIA = value_node_classes()
+_NODE_KINDS: dict[type, bool] = {}
 
 
 def _counter_test(counter: LoopCounter, operator: type, other: object) -> ConstVal | None:
