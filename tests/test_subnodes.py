@@ -35,9 +35,7 @@ def _reached(root: cst.CSTNode, children) -> list[int]:
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_subnodes_reach_what_children_reach(path: Path) -> None:
     module = cst.parse_module(path.read_text(encoding="utf-8"))
-    expected = _reached(
-        module, lambda node: [n for n in node.children if type(n) not in TRIVIA]
-    )
+    expected = _reached(module, lambda node: [n for n in node.children if type(n) not in TRIVIA])
     assert _reached(module, dataflow._subnodes) == expected
 
 
