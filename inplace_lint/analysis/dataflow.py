@@ -1027,7 +1027,9 @@ class FunctionInterpreter:
         self.lost_models = False  # a name that held a model was rebound to an unknown value
         # saves a call's callee made of an argument it then wrote, reached by what it returns
         # (``_apply_param_writes``): the op ids the call's result carries
-        self.returned_saves: set[int] = set()
+        # ops standing for saves a callee's return reaches, for the call's result: op -> the
+        # items of a returned tuple that reach it (None: the whole result)
+        self.returned_saves: dict[int, frozenset[int] | None] = {}
         self._order: _StatementOrder | None = None  # built on demand (_used_after)
         self._optional: frozenset[str] | None = None  # built on demand (_optional_parameters)
         self.sequence_params: set[object] = set()  # arguments found to be lists (`torch.cat(x)`)
@@ -1963,6 +1965,7 @@ class FunctionInterpreter:
                 else:
                     if not self._training_step():  # (as for `self.x = ...` in ``bind``)
                         self.reach(lineage_of(value), state, retain=True, by_return=True)
+                        self._note_returned_items(value)
                     else:
                         self._reach_after_step(lineage_of(value))
                     self._record_return(value, state)
@@ -2012,6 +2015,17 @@ class FunctionInterpreter:
             else "same"
         )
         return (self.param_storages[value.storage], kind)
+
+    def _note_returned_items(self, value: Value) -> None:
+        """Which items of a returned tuple reach each pending write's saves
+        (``Write.returned_items``)."""
+        if not isinstance(value, SeqVal) or len(value.items) < 2:
+            return
+        lineages = [lineage_of(item) for item in value.items]
+        for write in self.pending:
+            ops = {save.op_id for save in write.saves}
+            if ops:
+                write.returned_items.update(i for i, lin in enumerate(lineages) if ops & lin)
 
     def _record_return(self, value: Value, state: State) -> None:
         self._record_graph_saves(state)
@@ -5206,11 +5220,11 @@ class FunctionInterpreter:
     ) -> Value:
         """Call a local function or method; ``bound``: the arguments a `functools.partial` fixed
         (positional ones first, keywords the call may override)."""
-        outer, self.returned_saves = self.returned_saves, set()
+        outer, self.returned_saves = self.returned_saves, {}
         try:
             result = self._call_local_function(key, call, state, module, self_entry, bound)
-            if self.returned_saves and isinstance(result, TensorVal):
-                result = replace(result, lineage=result.lineage | self.returned_saves)
+            if self.returned_saves:
+                result = _with_returned_saves(result, self.returned_saves)
             if module is not None and module.path != "self" and self.last_callee is not None:
                 result = self._instance_attribute_saves(module, result, call, state)
         finally:
@@ -5891,7 +5905,8 @@ class FunctionInterpreter:
                                 tensor.storage, Save(save.op, save.node, op_id, save.what)
                             )
                             own.append(save)
-                            self.returned_saves.add(op_id)  # (the call's result reaches it)
+                            # (the call's result reaches it; of a tuple, the items that do)
+                            self.returned_saves[op_id] = frozenset(inner.returned_items) or None
                 self._replay(inner, tensor, call, state)
                 if own:
                     positional[index] = self._in_graph_of(tensor, ops[index], state)
@@ -9282,6 +9297,23 @@ def _repeated(sequence: Value, times: Value) -> SeqVal | None:
     if type(count) is not int or not 0 < count <= 16:
         count = 1
     return SeqVal(sequence.items * count, sequence.lineage)
+
+
+def _with_returned_saves(result: Value, ops: dict[int, frozenset[int] | None]) -> Value:
+    """A call's result with the ops of the saves its callee's return reached: a tensor takes
+    them all; a tuple's items take those their own graph reached (every item when unknown)."""
+    if isinstance(result, TensorVal):
+        return replace(result, lineage=result.lineage | frozenset(ops))
+    if not isinstance(result, SeqVal):
+        return result
+    items = list(result.items)
+    for index, item in enumerate(items):
+        if not isinstance(item, TensorVal):
+            continue
+        reached = {op for op, which in ops.items() if which is None or index in which}
+        if reached:
+            items[index] = replace(item, lineage=item.lineage | frozenset(reached))
+    return replace(result, items=tuple(items), lineage=result.lineage | frozenset(ops))
 
 
 def _last_op_id(value: Value) -> int | None:

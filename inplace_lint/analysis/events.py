@@ -45,6 +45,9 @@ class Write:
     caller_state_update: bool = False
     confirmed_by_backward: bool = False  # a backward (not only a return) reaches a save
     confirmed_by_return: bool = False  # the function's own return reaches a save
+    # the items of a returned tuple whose graph reaches a save (`return loss, loss_diff`): a
+    # caller's backward of one item reaches it only through those
+    returned_items: set[int] = field(default_factory=set)
     # a training step's return reaches the save its optimizer step broke (a critic's `learn`
     # returning its undetached TD error): holds only where a caller here backwards the result
     confirmed_by_step_return: bool = False
