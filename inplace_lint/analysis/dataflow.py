@@ -1740,6 +1740,8 @@ class FunctionInterpreter:
         constants = self._constant_items(stmt, state)
         if constants is None:
             constants = self._spelled_children_items(stmt, state)
+        if constants is None:
+            constants = self._instance_display_items(stmt, state)
         if constants is not None:
             return self._exec_unrolled(stmt, constants, state)
         entry = state
@@ -1850,6 +1852,52 @@ class FunctionInterpreter:
         ):
             return container.children
         return None
+
+    def _instance_display_items(self, stmt, state: State) -> tuple[Value, ...] | None:
+        """The items of `for gen in [gen0, gen1]:` / `for step, gen in enumerate((g0, g1)):`,
+        a display of names or attributes that hold distinct module instances, when the body has
+        no `break` and no `else` follows: each instance runs once, in order (a cascade of
+        generators, each stage fed the previous one's output: ganimator#5), instead of a
+        merged "one of them" whose parameters no save is held against."""
+        if type(stmt) is not cst.For or stmt.orelse is not None:
+            return None
+        display, counted = stmt.iter, False
+        if (
+            type(display) is cst.Call
+            and type(display.func) is cst.Name
+            and display.func.value == "enumerate"
+            and len(display.args) == 1
+            and not display.args[0].keyword
+            and not display.args[0].star
+            and "enumerate" not in self.index.functions
+        ):
+            display, counted = display.args[0].value, True
+        items: list[Value] = []
+        if type(display) in (cst.Name, cst.Attribute):
+            # a list the caller spelled (`draw_example([gen0, gen1], ...)`; ``SeqVal.exact``)
+            held = self.eval(display, state)  # a lookup: no effect
+            if not isinstance(held, SeqVal) or not held.exact:
+                return None
+            items = list(held.items)
+        elif type(display) in (cst.List, cst.Tuple):
+            for element in display.elements:
+                if type(element) is not cst.Element or type(element.value) not in (
+                    cst.Name,
+                    cst.Attribute,
+                ):
+                    return None
+                items.append(self.eval(element.value, state))  # a lookup: no effect
+        else:
+            return None
+        if not 0 < len(items) <= _UNROLLED_LOOP or _has_break(stmt.body):
+            return None
+        if not all(isinstance(item, ModuleVal) and item.node is not None for item in items):
+            return None
+        if len({id(item.node) for item in items}) != len(items):
+            return None  # one instance twice: the merged loop says as much
+        if counted:
+            return tuple(SeqVal((ConstVal(i), item)) for i, item in enumerate(items))
+        return tuple(items)
 
     def _exec_unrolled(self, stmt: cst.For, items: tuple[Value, ...], state: State) -> State:
         """Run the body once per known item: `if layer == "act":` is then decided on each."""
