@@ -3634,7 +3634,18 @@ class FunctionInterpreter:
                 layer = self._uniform_layer_on_local_tensors(func, call, state)
                 if layer is not None:
                     return self.call_module(layer, call, state)
-                return self.call_opaque(call, state, func)
+                result = self.call_opaque(call, state, func)
+                if (
+                    isinstance(result, TensorVal)
+                    and result.requires_grad is False
+                    and state.grad_enabled
+                    and self._trainable_children(func.value, state)
+                ):
+                    # (`x = self.vgg[k](x)` over convolutions and ReLUs, given data: whichever
+                    # runs may have weights that require grad; PytorchSSD#72's L2Norm then
+                    # saves a tensor that may be in the graph)
+                    result = replace(result, requires_grad=None)
+                return result
             return self._call_list_block(block, func, call, state)
         if _lambda_builtin(call, "map", state):
             mapped = self._map_lambda(call.args[0].value, call.args[1].value, state)
@@ -3757,6 +3768,21 @@ class FunctionInterpreter:
         if isinstance(value, ConstVal) and type(value.value) is int:
             return value.value
         return None
+
+    def _trainable_children(self, expr, state: State) -> bool:
+        """A container module (a lookup) one of whose known children has parameters that are not
+        frozen."""
+        if type(expr) not in (cst.Name, cst.Attribute):
+            return False
+        container = self.eval(expr, state)  # a lookup: no effect
+        return (
+            isinstance(container, ModuleVal)
+            and not container.frozen
+            and any(
+                c.has_parameters or getattr(c.facts, "has_parameters", False)
+                for c in container.children
+            )
+        )
 
     def _uniform_layer_on_local_tensors(
         self, func: cst.Subscript, call: cst.Call, state: State
