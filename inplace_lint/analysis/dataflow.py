@@ -3445,6 +3445,7 @@ class FunctionInterpreter:
         base = self.eval(expr.value, state)
         advanced = False
         string_key = False  # `data[FEAT]` with `FEAT = "feat"`: a mapping's entry
+        index_tensors: list[TensorVal] = []
         for element in expr.slice:
             if isinstance(element.slice, cst.Index):
                 index_value = self.eval(element.slice.value, state)
@@ -3453,6 +3454,8 @@ class FunctionInterpreter:
                     element.slice.value, (cst.List, cst.ListComp)
                 ):
                     advanced = True
+                if isinstance(index_value, TensorVal):
+                    index_tensors.append(index_value)
         if isinstance(base, TensorVal) and (string_key or _keyed_by_string(expr)):
             self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
             # an entry of what a call computed (`critic(obs, a)["q"]`) has its graph
@@ -3480,7 +3483,11 @@ class FunctionInterpreter:
             )
         if isinstance(base, TensorVal):
             if advanced:
-                return self._fresh_from([base], expr, state, f"`{_code(self, expr)}`")
+                op_text = f"`{_code(self, expr)}`"
+                result = self._fresh_from([base], expr, state, op_text)
+                if index_tensors and base.fw == "torch":
+                    self._save_indices(base, index_tensors, result, expr, state, op_text)
+                return result
             view = self._view_of(base, expr, state, "indexing")
             return replace(view, strided=True) if _strided_index(expr) else view
         if isinstance(base, SeqVal):
@@ -6534,7 +6541,11 @@ class FunctionInterpreter:
                 # (the `out=` expression: `out=self._u` writes the module's buffer, which a
                 # caller's earlier call of the module saved: pytorch#62293's spectral norm)
                 out_expr = _arg_expr(node, (), "out") if type(node) is cst.Call else None
-                self.record_write(state, out_value, "out", node, out_expr, op_text=op_text)
+                # ("out": the op raises first, an argument requires grad (IPL005); "out-write":
+                # it runs, and its write breaks what an earlier op saved of that tensor, NeMo's
+                # `torch.where(..., out=states)` after `weights[states]` saved the indices)
+                how = "out" if requiring else "out-write"
+                self.record_write(state, out_value, how, node, out_expr, op_text=op_text)
 
         target = bound.get(facts.inplace_param) if facts.inplace_param else None
         grad_on = state.grad_enabled
@@ -6755,6 +6766,36 @@ class FunctionInterpreter:
             producer=base.producer,
             producer_node=base.producer_node,
         )
+
+    def _save_indices(
+        self,
+        base: TensorVal,
+        indices: list[TensorVal],
+        result: Value,
+        expr,
+        state: State,
+        op_text: str,
+    ) -> None:
+        """`w[idx]` / `x[mask]` with tensors as indices: aten's `index.Tensor` saves them
+        (derivatives.yaml: `indices` in its backward), so a later in-place write to the index
+        tensor breaks the backward through the result (NeMo's n-gram LM: `backoff_weights[states]`
+        then `torch.where(..., out=states)`)."""
+        facts = kb.method("torch", "__getitem__")
+        op_id = _last_op_id(result)
+        if (
+            facts is None
+            or not facts.saves
+            or op_id is None
+            or not state.grad_enabled
+            or base.requires_grad is False
+        ):
+            return
+        certain = base.requires_grad is True
+        for index in indices:
+            if index.storage != base.storage:
+                state.add_save(
+                    index.storage, Save(_unquote(op_text), expr, op_id, "input", certain)
+                )
 
     def _fresh_from(
         self, tensors: list[TensorVal], node, state: State, op_text: str, keep_grad: bool = True

@@ -224,7 +224,7 @@ def advice(analysis: ModuleAnalysis, write: Write) -> str:
         if root and root.replace(".", "").replace("_", "").isalnum():
             return f"Clone it first (`{root} = {root}.clone()`) or build the value out of place."
         return "Write into a clone, or build the value out of place."
-    if write.how == "out":
+    if write.how in ("out", "out-write"):
         return "Assign the result instead of passing `out=`."
     if write.how == "renorm":
         return (
