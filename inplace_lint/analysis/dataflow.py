@@ -108,6 +108,11 @@ class FunctionSummary:
     # saved as what. Called on an instance from outside, the instance's field then carries that
     # save, in the graph of the call's result (lookalike33's TBPTT agent)
     attribute_saves: dict[str, str] | None = None
+    # `self.<name> = ...` in a method's own body: name -> whether the tensor it holds at the end
+    # requires grad (None: not a tensor, or not known). Called on an instance from outside, the
+    # instance's field holds a new object after the call (lookalike35: `mem.write(x)` rebinding
+    # `self.state`, then `mem.state.mul_(...)` writes the new tensor, not the one saved before)
+    rebound_attributes: dict[str, bool | None] | None = None
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
@@ -1092,6 +1097,12 @@ class FunctionInterpreter:
                 and bool(state.env[f"self.{name}"].lineage)
                 for name in carried
             )
+        if (
+            self.info.cls is not None
+            and not self.is_forward_like
+            and self.info.node.name.value != "__init__"
+        ):
+            self._record_rebound_attributes(state)
         built_for_init = bool(self.self_entry) and isinstance(self.self_entry[0], _InitState)
         if (self.info.node.name.value == "__init__" or built_for_init) and self.info.cls:
             # `__init__`'s facts; or a method `__init__` calls (`self.build_model()`), whose
@@ -2586,7 +2597,21 @@ class FunctionInterpreter:
         requires = flag is True if target.attr.value != "stop_gradient" else flag is False
         if not requires:
             self._freeze_looped_parameters(base, state)
+            self._freeze_layer_parameter(path, state)
         state.env[path] = replace(base, requires_grad=requires, leaf=requires and base.known)
+
+    def _freeze_layer_parameter(self, path: str, state: State) -> None:
+        """`head.weight.requires_grad_(False)` (or `= False`) on a framework layer held at
+        `head`: that layer's call saves what it saves when its weight needs no gradient
+        (``ModuleVal.frozen_parameters``)."""
+        owner, _, name = path.rpartition(".")
+        if not owner or name not in ("weight", "bias"):
+            return
+        held = state.env.get(owner)
+        if isinstance(held, ModuleVal) and held.facts is not None:
+            state.env[owner] = replace(
+                held, frozen_parameters=held.frozen_parameters | frozenset({name})
+            )
 
     def _freeze_looped_parameters(self, tensor: TensorVal, state: State) -> None:
         """`for p in ema.parameters(): p.detach_()` (or `p.requires_grad_(False)`, `p.requires_grad
@@ -4511,10 +4536,12 @@ class FunctionInterpreter:
         if method == "requires_grad_":
             positional, _ = self._args(call, state)
             flag = _flag_argument(call, positional)
+            path = dotted_name(receiver_expr)
             if flag is False:
                 self._freeze_looped_parameters(tensor, state)
+                if path:
+                    self._freeze_layer_parameter(path, state)
             updated = replace(tensor, requires_grad=flag is not False, leaf=flag is not False)
-            path = dotted_name(receiver_expr)
             if path:
                 state.env[path] = updated
             return updated
@@ -4820,6 +4847,13 @@ class FunctionInterpreter:
         then, other = sides
         merged = merge_states(sides)
         _mark_one_sided_saves(merged, then, other, module.alternatives[0][0])
+        for storage in merged.saves:
+            # (what one kind saves of the call's input, the other not: a Linear with and without
+            # its frozen weight, which saves its input only when the weight needs a gradient)
+            if then.saves.get(storage) != other.saves.get(storage):
+                _mark_one_side(
+                    merged, storage, then, storage, other, storage, module.alternatives[0][0]
+                )
         value = merged.env.pop(_ALTERNATIVE_RESULT, UNKNOWN)
         state.env, state.saves, state.stale_multi = merged.env, merged.saves, merged.stale_multi
         state.reachable = merged.reachable
@@ -4956,7 +4990,9 @@ class FunctionInterpreter:
                     _code(self, module.node) if facts.call.inplace_param else _short_class(module)
                 )
                 op_text = f"{op_text.rstrip('`')}` (`{label}`)"
-            frozen = module.frozen and getattr(facts, "frozen_saves", None) is not None
+            frozen = (module.frozen or "weight" in module.frozen_parameters) and getattr(
+                facts, "frozen_saves", None
+            ) is not None
             result = self.apply_op(
                 # a frozen layer (`requires_grad_(False)`) saves only what its inputs' gradients
                 # need: a frozen Linear keeps no input (VPT / linear probes on a backbone)
@@ -4970,7 +5006,7 @@ class FunctionInterpreter:
                 report_writes=report_writes,
                 constructor=module.node,
                 target_expr=_first_arg(call),
-                params_require_grad=bool(facts.has_parameters) and not frozen,
+                params_require_grad=bool(facts.has_parameters) and not module.frozen,
             )
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
@@ -5017,7 +5053,7 @@ class FunctionInterpreter:
                             f"buffer:{owner.key_root}.{buffer}",
                             Save(_unquote(op_text), call, op_id, f"buffer `{buffer}`"),
                         )
-                if frozen:
+                if module.frozen:
                     pass  # (its output requires grad only if its input does: apply_op's)
                 elif isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
@@ -5307,6 +5343,7 @@ class FunctionInterpreter:
             if self.returned_saves:
                 result = _with_returned_saves(result, self.returned_saves)
             if module is not None and module.path != "self" and self.last_callee is not None:
+                self._rebind_instance_attributes(module, state)
                 result = self._instance_attribute_saves(module, result, call, state)
         finally:
             self.returned_saves = outer
@@ -5315,6 +5352,39 @@ class FunctionInterpreter:
             _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
         )
         return result
+
+    def _record_rebound_attributes(self, state: State) -> None:
+        """``FunctionSummary.rebound_attributes``: the attributes this method binds itself."""
+        names = _self_attributes_assigned(self.info.node.body)
+        if not names:
+            return
+        rebound: dict[str, bool | None] = {}
+        for name in names:
+            held = state.env.get(f"self.{name}")
+            rebound[name] = held.requires_grad if isinstance(held, TensorVal) else None
+        self.result.summary.rebound_attributes = rebound
+
+    def _rebind_instance_attributes(self, module: ModuleVal, state: State) -> None:
+        """After `mem.write(x)` whose method rebinds `self.state`: `mem.state` is a new object
+        here (a tensor when the method left one), not the one read before the call."""
+        rebound = self.last_callee.summary.rebound_attributes
+        if not rebound:
+            return
+        for name, requires_grad in rebound.items():
+            path = f"{module.path}.{name}"
+            state.env.pop(path, None)
+            self._drop_attribute_paths(path, state)
+            state.env[_instance_field_key(module, name)] = (
+                TensorVal(
+                    fw=module.fw,
+                    storage=new_id(),
+                    requires_grad=requires_grad,
+                    producer=f"`{path}`",
+                    known=requires_grad is not None,
+                )
+                if requires_grad is not None
+                else UNKNOWN
+            )
 
     def _instance_attribute_saves(
         self, module: ModuleVal, result: Value, call: cst.Call, state: State
@@ -10347,9 +10417,20 @@ def _mark_alternative_modules(merged: State, then: State, other: State, test: st
         return
     for key, value in merged.env.items():
         if key.startswith("self.") and type(value) is ModuleVal:
-            merged.env[key] = _with_alternatives(
-                value, then.env.get(key), other.env.get(key), lambda: test
-            )
+            a, b = then.env.get(key), other.env.get(key)
+            if (
+                type(a) is ModuleVal
+                and type(b) is ModuleVal
+                and a.uid
+                and a.uid == b.uid
+                and a.frozen_parameters != b.frozen_parameters
+                and not (a.alternatives or b.alternatives)
+            ):
+                # `if cfg.freeze_head: self.head.weight.requires_grad_(False)`: the layer with
+                # and without its frozen weight, each under its condition (lookalike35)
+                merged.env[key] = replace(value, alternatives=((test, a), (_negated(test), b)))
+                continue
+            merged.env[key] = _with_alternatives(value, a, b, lambda: test)
 
 
 def _with_alternatives(merged: ModuleVal, a, b, test: Callable[[], str]) -> ModuleVal:

@@ -162,6 +162,9 @@ class ModuleVal:
     has_parameters: bool = True
     uid: str = ""  # identity of the instance, stable however it is renamed or passed around
     frozen: bool = False  # `.requires_grad_(False)` was called: its parameters do not require grad
+    # parameters frozen one by one (`head.weight.requires_grad_(False)`): a Linear whose weight
+    # does not require grad saves no input (lookalike35)
+    frozen_parameters: frozenset[str] = frozenset()
     # its in-place write happens only when this holds (`nn.Dropout(p, inplace=True)`: "p > 0")
     write_condition: str | None = None
     # handed to an unknown in-place transform (`quantize_(model, cfg)`): what its parameters
@@ -577,7 +580,15 @@ def merge_values(vals: list[Value | None]) -> Value:
         # One module on every path that binds the name: `if self.resize: self.proj = Conv(...)`
         # (where the other path binds nothing, a use there raises AttributeError), or
         # `self.body.add_module(...)` in a loop (its fullest state, as for lists).
-        return max(present, key=lambda v: len(v.children))
+        chosen = max(present, key=lambda v: len(v.children))
+        frozen_parameters = frozenset.intersection(*(v.frozen_parameters for v in present))
+        if len(present) < len(vals) or frozen_parameters != chosen.frozen_parameters:
+            # (a parameter frozen on one path only, `if freeze: head.weight.requires_grad_(False)`:
+            # not frozen after it; an option's test makes alternatives, _mark_alternative_modules)
+            frozen_parameters = frozenset() if len(present) < len(vals) else frozen_parameters
+            if frozen_parameters != chosen.frozen_parameters:
+                chosen = replace(chosen, frozen_parameters=frozen_parameters)
+        return chosen
     if present and all(type(v) is DictVal for v in present):
         # a dict built on every path: the keys every path wrote, their values merged
         first_items = present[0].items if len(present) == len(vals) else ()
