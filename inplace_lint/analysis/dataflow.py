@@ -1004,6 +1004,8 @@ class FunctionInterpreter:
         self.param_origins: dict[int, int] = {}  # an argument's own lineage id -> its index
         self._tensor_names: dict[str, bool] = {}  # name -> used as only a tensor can be (memo)
         self.param_entry_rg: dict[object, bool | None] = {}  # storage -> requires-grad at entry
+        # parameters a caller here gave as tensors (``_save_indices``)
+        self.params_given_tensors: set = set()
         self.module_arguments: set[str] = set()  # parameter storages of modules passed in
         self.last_callee: FunctionResult | None = None  # of the last call_local_function
         self.violated: set[object] = set()  # storages already written after a save
@@ -1257,6 +1259,8 @@ class FunctionInterpreter:
                     dtype = passed.dtype
                     passed = passed.requires_grad
                 rg = None if passed is _PRESENT else passed
+                if passed is not _PRESENT:
+                    self.params_given_tensors.add(storage)
             elif (order := _string_tuple(param.default)) is not None:
                 # a dispatch order left at its default (`order=("conv", "norm", "act")`)
                 state.env[name] = ConstVal(order)
@@ -4990,7 +4994,8 @@ class FunctionInterpreter:
                     _code(self, module.node) if facts.call.inplace_param else _short_class(module)
                 )
                 op_text = f"{op_text.rstrip('`')}` (`{label}`)"
-            frozen = (module.frozen or "weight" in module.frozen_parameters) and getattr(
+            all_frozen = module.frozen or _all_parameters_frozen(module)
+            frozen = (all_frozen or "weight" in module.frozen_parameters) and getattr(
                 facts, "frozen_saves", None
             ) is not None
             result = self.apply_op(
@@ -5006,7 +5011,7 @@ class FunctionInterpreter:
                 report_writes=report_writes,
                 constructor=module.node,
                 target_expr=_first_arg(call),
-                params_require_grad=bool(facts.has_parameters) and not module.frozen,
+                params_require_grad=bool(facts.has_parameters) and not all_frozen,
             )
             if facts.has_parameters and state.grad_enabled:
                 op_id = _last_op_id(result)
@@ -5053,7 +5058,7 @@ class FunctionInterpreter:
                             f"buffer:{owner.key_root}.{buffer}",
                             Save(_unquote(op_text), call, op_id, f"buffer `{buffer}`"),
                         )
-                if module.frozen:
+                if all_frozen:
                     pass  # (its output requires grad only if its input does: apply_op's)
                 elif isinstance(result, TensorVal):
                     result = replace(result, requires_grad=True)
@@ -6862,10 +6867,17 @@ class FunctionInterpreter:
             return
         certain = base.requires_grad is True
         for index in indices:
-            if index.storage != base.storage:
-                state.add_save(
-                    index.storage, Save(_unquote(op_text), expr, op_id, "input", certain)
-                )
+            # (a tensor the analysis only assumes, a forward's parameter, may be a Python int:
+            # `self.bias[step]; step += 1` rebinds a number; lookalike36)
+            if index.storage == base.storage or not index.known:
+                continue
+            if (
+                index.storage in self.param_storages
+                and index.storage not in self.params_given_tensors
+                and index.dtype not in _INDEX_DTYPES
+            ):
+                continue  # (an argument no caller here gave as a tensor: maybe `Head()(0)`)
+            state.add_save(index.storage, Save(_unquote(op_text), expr, op_id, "input", certain))
 
     def _fresh_from(
         self, tensors: list[TensorVal], node, state: State, op_text: str, keep_grad: bool = True
@@ -8649,6 +8661,21 @@ def _literal(expr) -> object:
 
 
 _NOT_LITERAL = object()
+
+
+def _all_parameters_frozen(module: ModuleVal) -> bool:
+    """Every parameter of a framework layer frozen one by one: its weight, and its bias unless
+    it has none (an Embedding; `bias=False` at the constructor)."""
+    frozen = module.frozen_parameters
+    if "weight" not in frozen:
+        return False
+    if "bias" in frozen or module.qualname.rsplit(".", 1)[-1] in _LAYERS_WITHOUT_BIAS:
+        return True
+    return type(module.node) is cst.Call and _literal_kw(module.node, "bias") is False
+
+
+_LAYERS_WITHOUT_BIAS = frozenset({"Embedding", "EmbeddingBag"})
+_INDEX_DTYPES = frozenset({"int64", "int32", "int16", "int8", "uint8", "bool"})
 
 
 def _literal_kw(call: cst.Call, name: str, env: dict | None = None) -> object:
