@@ -1972,8 +1972,35 @@ def test_reduction_redirect_saves_what_torch_saves(overload: str, kwargs: dict) 
     assert breaks_backward(make, call, "input"), (overload, kwargs)
 
 
+_WHERE_REDIRECTS = sorted(o for o in SURFACE.get("overloads", {}) if o.startswith("where."))
+
+
+@pytest.mark.parametrize("overload", _WHERE_REDIRECTS)
+def test_where_with_a_scalar_saves_the_condition(overload: str) -> None:
+    """torch_surface.toml [overloads] of `where` with a Python number for one branch: it calls
+    where.self, which saves the condition; writing the condition after the call (`cond &= m`)
+    breaks backward, as the facts say."""
+    from inplace_lint.analysis.knowledge import resolve_overload
+
+    scalar_other = overload == "where.ScalarOther"
+    kinds = ("tensor", "tensor", "scalar") if scalar_other else ("tensor", "scalar", "tensor")
+    facts = resolve_overload("torch", torch_function("torch.where"), kinds, frozenset())
+    assert facts is not None and "condition" in facts.saves, overload
+    w = torch.randn(3, requires_grad=True)
+    cond = torch.tensor([True, False, True])
+    out = torch.where(cond, w, 0.0) if scalar_other else torch.where(cond, 0.0, w)
+    cond &= torch.tensor([True, True, False])
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.pow(2).sum().backward()
+
+
 @pytest.mark.parametrize(
-    "overload", sorted(o for o in SURFACE.get("overloads", {}) if o not in _REDUCTION_REDIRECTS)
+    "overload",
+    sorted(
+        o
+        for o in SURFACE.get("overloads", {})
+        if o not in _REDUCTION_REDIRECTS and o not in _WHERE_REDIRECTS
+    ),
 )
 def test_overload_redirect_saves_what_torch_saves(overload: str) -> None:
     """torch_surface.toml [overloads]: a composite overload takes its callee's saves. Proven on
