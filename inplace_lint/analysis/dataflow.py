@@ -2002,6 +2002,7 @@ class FunctionInterpreter:
         elif kind is cst.Assign:
             value = self.eval(small.value, state)
             activation = self.last_inplace_activation
+            written = state.env.get(activation[0]) if activation is not None else None
             kept = _rewrapped(small, value, state)
             for target in small.targets:
                 self.bind(target.target, value, state, small)
@@ -2009,6 +2010,21 @@ class FunctionInterpreter:
             if activation is not None:
                 name, node, text = activation
                 targets = {dotted_name(t.target) for t in small.targets}
+                if isinstance(written, TensorVal) and type(value) is TensorVal:
+                    # `shortcut = x; x = self.relu(x)` with an in-place ReLU: `shortcut` holds
+                    # the same tensor, overwritten too (lookalike35's M6: silently a residual of
+                    # relu(x))
+                    for alias, held in state.env.items():
+                        if (
+                            alias != name
+                            and alias not in targets
+                            and "." not in alias
+                            and type(held) is TensorVal
+                            and held.storage == written.storage
+                            and held.storage == value.storage
+                            and held.view is None
+                        ):
+                            self.clobbered[alias] = (node, text, name)
                 if name not in targets:
                     self.clobbered[name] = (node, text)
                     if all(type(t.target) is cst.Name for t in small.targets):
@@ -3229,8 +3245,10 @@ class FunctionInterpreter:
         if name in ("True", "False", "None"):
             return ConstVal({"True": True, "False": False, "None": None}[name])
         if name in self.clobbered:
-            node, text = self.clobbered.pop(name)
-            self.result.reuses.append(Reuse(node, name, expr, text, self.info.key))
+            node, text, *via = self.clobbered.pop(name)
+            self.result.reuses.append(
+                Reuse(node, name, expr, text, self.info.key, via[0] if via else None)
+            )
         if name in self.unread_results:
             self.unread_activations.difference_update(self.unread_results.pop(name))
         value = state.env.get(name)

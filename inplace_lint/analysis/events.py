@@ -129,6 +129,9 @@ class Reuse:
     read_node: cst.CSTNode  # the later read of the overwritten input
     activation_text: str
     function: str
+    # the name the activation was given, when ``name`` is another name for the same tensor
+    # (`shortcut = x; x = self.relu(x)`)
+    via: str | None = None
 
 
 @dataclass

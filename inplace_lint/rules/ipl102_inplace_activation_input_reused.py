@@ -47,11 +47,18 @@ class InplaceActivationInputReused(Rule):
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Finding]:
         for reuse in analysis.reuses:
-            message = (
-                f"{reuse.activation_text} overwrites `{reuse.name}` in place and its result goes to another "
-                f"name, but `{reuse.name}` is read again on line {line_of(0)} as if unchanged: it now holds "
-                "the op's result, not its old values"
-            )
+            if reuse.via is not None:
+                message = (
+                    f"{reuse.activation_text} overwrites `{reuse.via}` in place, and `{reuse.name}` "
+                    f"holds the same tensor: `{reuse.name}` is read again on line {line_of(0)} as if "
+                    "unchanged, but it now holds the op's result, not its old values"
+                )
+            else:
+                message = (
+                    f"{reuse.activation_text} overwrites `{reuse.name}` in place and its result goes to another "
+                    f"name, but `{reuse.name}` is read again on line {line_of(0)} as if unchanged: it now holds "
+                    "the op's result, not its old values"
+                )
             yield Finding(
                 self.code,
                 reuse.node,
