@@ -1233,7 +1233,7 @@ class FunctionInterpreter:
                     state.env[name] = replace(passed, path=name)
                     self.module_arguments.add(passed.params_storage_key)
                     continue
-                if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal, ParamsVal)):
+                if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal, ParamsVal, SeqVal)):
                     state.env[name] = passed
                     continue
                 if isinstance(passed, _ModuleListArg):
@@ -8394,6 +8394,14 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
         elif isinstance(value, OptimizerVal) and value.modules is not None:
             entry.append(value)  # `run_epoch(model, loader, optimizer)`: what its step updates
+        elif (
+            isinstance(value, SeqVal)
+            and 0 < len(value.items) <= _ITEMWISE_COMPREHENSION
+            and all(isinstance(i, OptimizerVal) and i.modules is not None for i in value.items)
+        ):
+            # `train_model(model, [opt_l, opt_u], mse)`: each optimizer, by position (MASSL,
+            # recall34); `optimizer[0].step()` then updates what that one holds
+            entry.append(SeqVal(value.items))
         elif (items := _items_entry(value)) is not None:
             entry.append(items)  # `sgd([w, b], lr)`: leaves that require grad; a data batch
         elif isinstance(value, ParamsVal):
