@@ -8547,7 +8547,11 @@ _PYTHON_VALUE_METHODS = frozenset(
 _IDENTITY_CALLS = {"torch.jit._unwrap_optional": 0, "torch.jit.annotate": 1}
 
 _DATA_ARGUMENT = re.compile(
-    r"(?:\w+_)?(?:index|indices|idx|ids|mask|masks|labels?|targets?|lengths?|lens|batch)"
+    r"(?:\w+_)?(?:index|indices|idx|ids|mask|masks|labels?|targets?|lengths?|lens|batch"
+    # geometry a detector or a view transform is given (a point cloud, calibration and
+    # augmentation matrices: mmdet3d's BEVFusion `points`, `lidar2image`, `img_aug_matrix`)
+    r"|points|xyz|matrix|matrices|intrinsics?|extrinsics?|calib)"
+    r"|\w+2(?:img|image|lidar|cam|camera|ego)"
 )
 
 
