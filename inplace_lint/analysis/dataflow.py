@@ -6729,7 +6729,10 @@ class FunctionInterpreter:
                     and type(node.func) is cst.Attribute
                     and node.func.attr.value in _ELEMENTWISE_METHODS
                     and type(self.stmt) is cst.Assign
-                    and _assigned_as_is(self.stmt.value, node)
+                    and (
+                        _assigned_as_is(self.stmt.value, node)
+                        or _arithmetic_operand(self.stmt.value, node)
+                    )
                 )
             ):
                 self.last_inplace_activation = (target_expr.value, node, op_text)
@@ -9237,6 +9240,22 @@ def _rewrapped(small: cst.Assign, value: Value, state: State) -> dict[str, Value
         if isinstance(held, (ModuleVal, OptimizerVal)):
             kept[name] = held
     return kept
+
+
+def _arithmetic_operand(value, node) -> bool:
+    """`h = o * c.tanh_()`: ``node`` is an operand of the arithmetic the assigned value is made
+    of (binary and unary operators only, not a call's argument): its result is used as a value,
+    as when it is assigned (latent-treelstm#5, recall35: the cell state `c` returned after)."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            return current is not value
+        if type(current) is cst.BinaryOperation:
+            stack.extend((current.left, current.right))
+        elif type(current) is cst.UnaryOperation:
+            stack.append(current.expression)
+    return False
 
 
 def _assigned_as_is(value, node) -> bool:
