@@ -581,13 +581,11 @@ def merge_values(vals: list[Value | None]) -> Value:
         # (where the other path binds nothing, a use there raises AttributeError), or
         # `self.body.add_module(...)` in a loop (its fullest state, as for lists).
         chosen = max(present, key=lambda v: len(v.children))
+        # (a parameter frozen on one path only, `if freeze: head.weight.requires_grad_(False)`,
+        # is not frozen after it; an option's test makes alternatives: _mark_alternative_modules)
         frozen_parameters = frozenset.intersection(*(v.frozen_parameters for v in present))
-        if len(present) < len(vals) or frozen_parameters != chosen.frozen_parameters:
-            # (a parameter frozen on one path only, `if freeze: head.weight.requires_grad_(False)`:
-            # not frozen after it; an option's test makes alternatives, _mark_alternative_modules)
-            frozen_parameters = frozenset() if len(present) < len(vals) else frozen_parameters
-            if frozen_parameters != chosen.frozen_parameters:
-                chosen = replace(chosen, frozen_parameters=frozen_parameters)
+        if frozen_parameters != chosen.frozen_parameters:
+            chosen = replace(chosen, frozen_parameters=frozen_parameters)
         return chosen
     if present and all(type(v) is DictVal for v in present):
         # a dict built on every path: the keys every path wrote, their values merged
