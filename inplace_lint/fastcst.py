@@ -262,7 +262,7 @@ _PREPARED: dict[type, object] | None = None
 
 def _fast_inits(root: type) -> dict[type, object]:
     found = {}
-    for cls in _subclasses(root):
+    for cls in subclasses(root):
         init = _fast_init(cls)
         if init is not None:
             found[cls] = init
@@ -273,7 +273,9 @@ def _no_validation(self) -> None:
     pass
 
 
-def _subclasses(root: type) -> list[type]:
+def subclasses(root: type) -> list[type]:
+    """Every subclass of ``root``, at any depth (also the classes libcst's slots decorator copied
+    from, which stay listed among their bases' subclasses)."""
     out: list[type] = []
     todo = [root]
     while todo:

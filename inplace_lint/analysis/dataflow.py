@@ -78,7 +78,7 @@ from inplace_lint.analysis.values import (
     replace,
     tri_or,
 )
-from inplace_lint.fastcst import value_node_classes
+from inplace_lint.fastcst import subclasses, value_node_classes
 
 MAX_LOOP_PASSES = 2
 _COMPREHENSIONS = (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
@@ -10493,33 +10493,21 @@ def _mark_alternative_modules(merged: State, then: State, other: State, test: st
         return
     for key, value in merged.env.items():
         if key.startswith("self.") and type(value) is ModuleVal:
-            a, b = then.env.get(key), other.env.get(key)
-            if (
-                type(a) is ModuleVal
-                and type(b) is ModuleVal
-                and a.uid
-                and a.uid == b.uid
-                and a.frozen_parameters != b.frozen_parameters
-                and not (a.alternatives or b.alternatives)
-            ):
-                # `if cfg.freeze_head: self.head.weight.requires_grad_(False)`: the layer with
-                # and without its frozen weight, each under its condition (lookalike35)
-                merged.env[key] = replace(value, alternatives=((test, a), (_negated(test), b)))
-                continue
-            merged.env[key] = _with_alternatives(value, a, b, lambda: test)
+            merged.env[key] = _with_alternatives(
+                value, then.env.get(key), other.env.get(key), lambda: test
+            )
 
 
 def _with_alternatives(merged: ModuleVal, a, b, test: Callable[[], str]) -> ModuleVal:
     """``merged`` (the unknown module `either_module` made of `a`, on the test's true side, and
-    `b`) holding both, each under its condition; unchanged when they are not two modules of
-    different kinds, or one of them already holds alternatives (an `elif` chain)."""
-    if (
-        type(a) is not ModuleVal
-        or type(b) is not ModuleVal
-        or a.alternatives
-        or b.alternatives
-        or not merged.uid.startswith("either:")
-    ):
+    `b`) holding both, each under its condition; also one layer with and without a parameter
+    frozen (`if cfg.freeze_head: self.head.weight.requires_grad_(False)`: lookalike35).
+    Unchanged when they are neither, or one of them already holds alternatives (an `elif`
+    chain)."""
+    if type(a) is not ModuleVal or type(b) is not ModuleVal or a.alternatives or b.alternatives:
+        return merged
+    refrozen = bool(a.uid) and a.uid == b.uid and a.frozen_parameters != b.frozen_parameters
+    if not (refrozen or merged.uid.startswith("either:")):
         return merged
     text = test()
     return replace(merged, alternatives=((text, a), (_negated(text), b)))
@@ -10852,8 +10840,9 @@ def _node_kind(kind: type) -> bool:
 def _node_fields(kind: type) -> tuple[str, ...]:
     found = _FIELDS.get(kind)
     if found is None:
+        types = _field_types(kind)
         found = _FIELDS[kind] = tuple(
-            f.name for f in fields(kind) if _may_hold_node(_field_types(kind).get(f.name))
+            f.name for f in fields(kind) if _may_hold_node(types.get(f.name))
         )
     return found
 
@@ -10889,15 +10878,11 @@ def _may_hold_node(annotation: object) -> bool:
 def _all_subclasses(kind: type) -> list[type]:
     """The subclasses of ``kind`` its module names: libcst's slots decorator leaves the class
     it copied among the subclasses, unreachable (it would count as a node class)."""
-    out: list[type] = []
-    todo = [kind]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            module = sys.modules.get(sub.__module__)
-            if sub not in out and getattr(module, sub.__qualname__, sub) is sub:
-                out.append(sub)
-                todo.append(sub)
-    return out
+    return [
+        sub
+        for sub in subclasses(kind)
+        if getattr(sys.modules.get(sub.__module__), sub.__qualname__, sub) is sub
+    ]
 
 
 # field types that never hold a node
