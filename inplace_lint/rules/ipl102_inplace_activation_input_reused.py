@@ -12,7 +12,9 @@ class InplaceActivationInputReused(Rule):
     """## What it does
     Finds `y = act(x)` with an in-place activation (`nn.ReLU(inplace=True)`, `F.relu(x,
     inplace=True)`) or an in-place method (`x0 = pos.floor_()`) whose result goes to another
-    name, followed by a read of `x` as if it still held its old values. An activation whose
+    name (or is an operand of the value assigned: `h = o * c.tanh_()`), followed by a read of
+    `x` as if it still held its old values; also a read of another name for the same tensor
+    (`shortcut = x; x = self.relu(x)`, then `x + shortcut`). An activation whose
     result is never read (`relu_out = self.relu(bn_out)`, then `self.conv(bn_out)`: a Caffe
     port's in-place ReLU) is called for its effect on `x`, and the later read wants the
     activated values: not reported.
