@@ -258,6 +258,8 @@ class _Module:
         self.functions: dict[str, list[_Unit]] = {}
         self.classes: dict[str, list[_Unit]] = {}
         self._subclasses: dict[str, list[_Unit]] | None = None  # base name -> classes
+        self._lineages: dict[int, list[_Unit]] = {}  # id(class) -> ``lineage``
+        self._assigning: dict[str, list[_Unit]] | None = None  # ``assigning_classes``
         # a unit that calls a writing method on its parameter (``_may_call``) -> the classes
         # whose instance it may be given: their methods it calls are read too
         self.given_instances: dict[_Unit, set[_Unit]] = {}
@@ -415,14 +417,33 @@ class _Module:
         return found
 
     def lineage(self, cls: _Unit) -> list[_Unit]:
-        """The class and its local base classes, transitively."""
+        """The class and its local base classes, transitively (memoised: every method of a
+        class asks)."""
+        out = self._lineages.get(id(cls))
+        if out is not None:
+            return out
         out, todo = [], [cls]
         while todo:
             current = todo.pop()
             if current not in out:
                 out.append(current)
                 todo.extend(self.named(self.classes, current.bases))
+        self._lineages[id(cls)] = out
         return out
+
+    def assigning_classes(self) -> dict[str, list[_Unit]]:
+        """Attribute name -> the local classes whose `__init__` binds it on `self` (built once:
+        every unit reading attributes asks)."""
+        if self._assigning is None:
+            self._assigning = {}
+            for classes in self.classes.values():
+                for cls in classes:
+                    for targets, _, _ in cls.assigns:
+                        for name in targets:
+                            found = self._assigning.setdefault(name, [])
+                            if not found or found[-1] is not cls:
+                                found.append(cls)
+        return self._assigning
 
     def subclasses(self, cls: _Unit) -> list[_Unit]:
         """The local classes that have ``cls`` among their bases, transitively: a method of
@@ -1248,11 +1269,14 @@ def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_U
 def _inits_assigning(attrs: set[str], module: _Module) -> list[_Unit]:
     """The `__init__` of every local class that binds one of ``attrs`` on `self`, and what
     ``_inits_read_through`` follows from there."""
+    index = module.assigning_classes()
+    classes: dict[int, _Unit] = {}
+    for attr in attrs & index.keys():
+        for cls in index[attr]:
+            classes[id(cls)] = cls
     found: list[_Unit] = []
-    for classes in module.classes.values():
-        for cls in classes:
-            if any(not targets.isdisjoint(attrs) for targets, _, _ in cls.assigns):
-                found += _inits_read_through(cls, attrs, module)
+    for cls in classes.values():
+        found += _inits_read_through(cls, attrs, module)
     return found
 
 

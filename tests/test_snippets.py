@@ -17,6 +17,9 @@ SOURCES = [
     'q = \'a     b\' + """long\n     string\n""" * 3\n',
     "s = a[1:2, ::3, None]\n",
     "u = ((a + (b)) * ( c ))[0] if (x) else (yield)\n",
+    # dotted names (read off their names, not printed): spaced, parenthesised, continued, long
+    "v = self.encoder.layers . norm.weight + (a).b + (a.b).c if 0 else a.\\\n  b\n",
+    "v = " + ".".join(f"attribute_{i}" for i in range(12)) + "\n",
 ]
 
 

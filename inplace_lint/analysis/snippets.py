@@ -63,10 +63,36 @@ def snippet(module: cst.Module, node: cst.CSTNode | None, limit: int = 60) -> st
     """``node``'s code on one line: whitespace collapsed, cut to ``limit`` with ``...``."""
     if node is None:
         return ""
-    state = _PrefixState(module, limit)
-    try:
-        node._codegen(state)
-    except _Enough:
-        pass
-    text = " ".join("".join(state.tokens).split())
+    text = _dotted_text(node)  # (names and attributes: two thirds of the quotes asked for)
+    if text is None:
+        state = _PrefixState(module, limit)
+        try:
+            node._codegen(state)
+        except _Enough:
+            pass
+        text = " ".join("".join(state.tokens).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _dotted_text(node: cst.CSTNode) -> str | None:
+    """The code of a name or a dotted name written without parentheses or whitespace (`self.fc`),
+    read off its names; None for anything else (printed by libcst)."""
+    kind = type(node)
+    if kind is cst.Name:
+        return None if node.lpar or node.rpar else node.value
+    if kind is not cst.Attribute or node.lpar or node.rpar:
+        return None
+    dot = node.dot
+    before, after, attr = dot.whitespace_before, dot.whitespace_after, node.attr
+    if (
+        type(before) is not cst.SimpleWhitespace
+        or type(after) is not cst.SimpleWhitespace
+        or before.value
+        or after.value
+        or attr.lpar
+        or attr.rpar
+    ):
+        return None
+    base = _dotted_text(node.value)
+    return None if base is None else f"{base}.{attr.value}"
+
