@@ -285,6 +285,9 @@ class ModuleDataflow:
         # a helper's key -> the op ids its calls' results got in their callers (None: a result
         # without one); and whether a backward of a graph the analysis cannot see ran
         self.helper_results: dict[str, set[int | None]] = {}
+        # a local module's forward -> per call of an instance here that got a tuple back: each
+        # item's lineage there (``_drop_unread_forward_items``)
+        self.forward_item_calls: dict[str, list[list[frozenset[int]]]] = {}
         self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
@@ -335,6 +338,7 @@ class ModuleDataflow:
         self._mark_speculative()
         self._drop_init_only_reruns()
         self._drop_unread_helper_returns()
+        self._drop_unread_forward_items()
         # a method `__init__` calls runs during construction: that run comes first, so that when
         # the same write is also found by the method's analysis alone (from what `__init__` left
         # on `self` at its end), its message speaks of the tensors as they were at the call
@@ -369,6 +373,46 @@ class ModuleDataflow:
             for write in result.writes:
                 if write.confirmed_by_return and not write.confirmed_by_backward:
                     write.confirmed = set()
+
+    def _drop_unread_forward_items(self) -> None:
+        """A forward returning a tuple (`return logits, feats`) whose write breaks a save only
+        the graph of some items reaches (``Write.returned_items``: `feats.mul_(2)` after
+        `feats = tanh(h)`), where every call of an instance here backwards another item and
+        never takes those anywhere (`logits, feats = enc(x); logits.sum().backward()`): nothing
+        runs the broken backward, as for a helper's unread return
+        (``_drop_unread_helper_returns``; lookalike36's HF-style `(loss,) + outputs`). A
+        forward nothing here calls, or a call whose items cannot be told apart, is left as it
+        is."""
+        if self.unknown_backward or not self.forward_item_calls:
+            return
+        for key, result in self._every_result():
+            calls = self.forward_item_calls.get(key)
+            if not calls:
+                continue
+            for write in result.writes:
+                if (
+                    write.confirmed
+                    and write.confirmed_by_return
+                    and not write.confirmed_by_backward
+                    and write.returned_items
+                    and all(self._other_items_backwarded(c, write.returned_items) for c in calls)
+                ):
+                    write.confirmed = set()
+
+    def _other_items_backwarded(self, lineages: list[frozenset[int]], written: set[int]) -> bool:
+        """In one call's result: a backward reached an item outside ``written`` through ops of
+        its own, and nothing (a backward, a return, `self.x =`) reached an item of ``written``."""
+        if max(written) >= len(lineages):
+            return False
+        own = []
+        for index, lineage in enumerate(lineages):
+            others = frozenset().union(*(x for j, x in enumerate(lineages) if j != index))
+            own.append(lineage - others)
+        if any(not own[i] or own[i] & self.reached_ops for i in written):
+            return False
+        return any(
+            own[i] & self.backward_ops for i in range(len(lineages)) if i not in written
+        )
 
     def _drop_init_only_reruns(self) -> None:
         """A method that only its class's `__init__` calls (nerfstudio's `build_nn_modules`) runs
@@ -5229,6 +5273,10 @@ class FunctionInterpreter:
                 result = self._carry_state(module, result, state)
             if summary.forward_graph_attributes and state.grad_enabled:
                 self._forward_graph_attributes(module, summary, lineage_of(result), state)
+            if module.local_class and isinstance(result, SeqVal) and len(result.items) > 1:
+                self.flow.forward_item_calls.setdefault(entry, []).append(
+                    [lineage_of(item) for item in result.items]
+                )
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
