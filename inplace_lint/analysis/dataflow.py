@@ -151,6 +151,10 @@ class FunctionSummary:
     # every return path returns a tuple whose every item is such an alias of an argument
     # (`return t[:, :c], t[:, c:]`, Glow's `split_feature`): per item, (argument, kind)
     returns_item_aliases: tuple[tuple[int, str], ...] | None = None
+    # every return path returns a tuple of the same length whose items at the same positions
+    # are such aliases, the others not (`return a.view(-1, n), b.view(-1, n), c`, Liger's
+    # `swiglu_forward`): per item, (argument, kind) or None
+    returns_some_item_aliases: tuple[tuple[int, str] | None, ...] | None = None
     # the `self.<name>` parameters (and submodules) an op on the way to a returned value saved;
     # such a save on a submodule the function does not name; a parameter itself (or a view of
     # it) returned; an opaque call's result took part somewhere, so what it saved is not known
@@ -285,9 +289,9 @@ class ModuleDataflow:
         # a helper's key -> the op ids its calls' results got in their callers (None: a result
         # without one); and whether a backward of a graph the analysis cannot see ran
         self.helper_results: dict[str, set[int | None]] = {}
-        # a local module's forward -> per call of an instance here that got a tuple back: each
-        # item's lineage there (``_drop_unread_forward_items``)
-        self.forward_item_calls: dict[str, list[list[frozenset[int]]]] = {}
+        # a local function, method or module forward -> per call here that got a tuple back:
+        # each item's lineage there (``_drop_unread_tuple_items``)
+        self.tuple_item_calls: dict[str, list[list[frozenset[int]]]] = {}
         self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
@@ -338,7 +342,7 @@ class ModuleDataflow:
         self._mark_speculative()
         self._drop_init_only_reruns()
         self._drop_unread_helper_returns()
-        self._drop_unread_forward_items()
+        self._drop_unread_tuple_items()
         # a method `__init__` calls runs during construction: that run comes first, so that when
         # the same write is also found by the method's analysis alone (from what `__init__` left
         # on `self` at its end), its message speaks of the tensors as they were at the call
@@ -374,19 +378,20 @@ class ModuleDataflow:
                 if write.confirmed_by_return and not write.confirmed_by_backward:
                     write.confirmed = set()
 
-    def _drop_unread_forward_items(self) -> None:
-        """A forward returning a tuple (`return logits, feats`) whose write breaks a save only
-        the graph of some items reaches (``Write.returned_items``: `feats.mul_(2)` after
-        `feats = tanh(h)`), where every call of an instance here backwards another item and
-        never takes those anywhere (`logits, feats = enc(x); logits.sum().backward()`): nothing
-        runs the broken backward, as for a helper's unread return
-        (``_drop_unread_helper_returns``; lookalike36's HF-style `(loss,) + outputs`). A
-        forward nothing here calls, or a call whose items cannot be told apart, is left as it
-        is."""
-        if self.unknown_backward or not self.forward_item_calls:
+    def _drop_unread_tuple_items(self) -> None:
+        """A forward, method or function returning a tuple (`return logits, feats`) whose write
+        breaks a save only the graph of some items reaches (``Write.returned_items``:
+        `feats.mul_(2)` after `feats = tanh(h)`), where every call here backwards another item
+        and never takes those anywhere (`logits, feats = enc(x); logits.sum().backward()`):
+        nothing runs the broken backward, as for a helper's unread return
+        (``_drop_unread_helper_returns``, which looks at the whole result only). lookalike36:
+        a forward called as `enc(x)`, a method reached through `self.model` bound from a
+        constructor argument. Code nothing here calls, or a call whose items cannot be told
+        apart, is left as it is."""
+        if self.unknown_backward or not self.tuple_item_calls:
             return
         for key, result in self._every_result():
-            calls = self.forward_item_calls.get(key)
+            calls = self.tuple_item_calls.get(key)
             if not calls:
                 continue
             for write in result.writes:
@@ -1056,6 +1061,7 @@ class FunctionInterpreter:
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
         self.item_alias_returns: list[tuple[tuple[int, str], ...] | None] = []  # the same, tuples
+        self.some_item_alias_returns: list[tuple | None] = []  # (``returns_some_item_aliases``)
         self.constant_returns: list[ConstVal | None] = []  # one entry per return path
         self.parameter_view_returns: list[str | None] = []  # one entry per return path
         self.reference_returns: list[FrameworkRef | None] = []  # one entry per return path
@@ -2164,11 +2170,14 @@ class FunctionInterpreter:
                 summary.returns_parameter = True
         first_return = not self.alias_returns
         summary.returns_alias = _unanimous(self.alias_returns, self._param_alias(value))
-        items = None
+        items = some = None
         if isinstance(value, SeqVal) and len(value.items) > 1:
             items = tuple(self._param_alias(item) for item in value.items)
-            items = None if None in items else items
+            if None in items:
+                some = items if any(item is not None for item in items) else None
+                items = None
         summary.returns_item_aliases = _unanimous(self.item_alias_returns, items)
+        summary.returns_some_item_aliases = _unanimous(self.some_item_alias_returns, some)
         constant = (
             value
             if isinstance(value, ConstVal)
@@ -5274,7 +5283,7 @@ class FunctionInterpreter:
             if summary.forward_graph_attributes and state.grad_enabled:
                 self._forward_graph_attributes(module, summary, lineage_of(result), state)
             if module.local_class and isinstance(result, SeqVal) and len(result.items) > 1:
-                self.flow.forward_item_calls.setdefault(entry, []).append(
+                self.flow.tuple_item_calls.setdefault(entry, []).append(
                     [lineage_of(item) for item in result.items]
                 )
         if state.grad_enabled and module.has_parameters:
@@ -5422,6 +5431,10 @@ class FunctionInterpreter:
         self.flow.helper_results.setdefault(key, set()).add(
             _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
         )
+        if isinstance(result, SeqVal) and len(result.items) > 1:
+            self.flow.tuple_item_calls.setdefault(key, []).append(
+                [lineage_of(item) for item in result.items]
+            )
         return result
 
     def _record_rebound_attributes(self, state: State) -> None:
@@ -5703,7 +5716,35 @@ class FunctionInterpreter:
                 # `grads = self._integrate_gradients(instance)` returning the dict it built:
                 # entries to read (with the call's graph), not a tensor to write into
                 return DictVal(result.lineage)
+            some = callee.summary.returns_some_item_aliases
+            if some is not None:
+                result = self._with_item_aliases(some, arguments, result, call, state, op_text)
         return result
+
+    def _with_item_aliases(
+        self, aliases: tuple, arguments: list, result: Value, call, state: State, op_text: str
+    ) -> Value:
+        """The tuple a helper returns whose items at ``aliases`` are its arguments or views of
+        them (``FunctionSummary.returns_some_item_aliases``): those items are the caller's
+        tensors here, the others the call's result (recall36: `a2, b2, _ = swiglu_forward(x,
+        x)` returning `a.view(-1, n)`; a write into `a2` writes `x`)."""
+        if any(
+            alias is not None
+            and (alias[0] >= len(arguments) or not isinstance(arguments[alias[0]], TensorVal))
+            for alias in aliases
+        ):
+            return result
+        if isinstance(result, SeqVal) and len(result.items) == len(aliases):
+            items = list(result.items)
+        elif isinstance(result, TensorVal):
+            items = [replace(result, storage=new_id(), nondiff_outputs=()) for _ in aliases]
+        else:
+            return result
+        for index, alias in enumerate(aliases):
+            if alias is not None:
+                base = arguments[alias[0]]
+                items[index] = self._alias_of(base, alias[1], call, state, op_text)
+        return SeqVal(tuple(items), lineage_of(result))
 
     @staticmethod
     def _untraced_arguments_dropped(
