@@ -5422,6 +5422,18 @@ class FunctionInterpreter:
             result = self._call_local_function(key, call, state, module, self_entry, bound)
             if self.returned_saves:
                 result = _with_returned_saves(result, self.returned_saves)
+            callee = self.last_callee
+            if (
+                isinstance(result, TensorVal)
+                and callee is not None
+                and callee.info.key == key
+                and any(w.confirmed_by_return and w.confirmed for w in callee.writes)
+            ):
+                # a graph in which the callee broke a save of its own reaches its return
+                # (torchani's `_numerical_virial`, prec36): an op of this call in the result,
+                # so that where the result goes here decides whether a backward ever runs that
+                # graph (``ModuleDataflow._drop_unread_helper_returns``)
+                result = replace(result, lineage=result.lineage | {new_id()})
             if module is not None and module.path != "self" and self.last_callee is not None:
                 self._rebind_instance_attributes(module, state)
                 result = self._instance_attribute_saves(module, result, call, state)
