@@ -395,7 +395,23 @@ class _Module:
                 attribute_assigns.append((targets, _scan([node])))
         scanned = [(frozenset({_extension_target(n)}), _scan([n])) for n in extensions]
         local_values: dict[str, tuple[bool, set[str]]] = {}  # local name -> (seed, names)
-        if local_assigns and any(found.read_names for _, found in (*attribute_assigns, *scanned)):
+        reads = any(found.read_names for _, found in (*attribute_assigns, *scanned))
+        if reads and isinstance(init, _DEFS):
+            # a parameter's default is what the name holds unless a caller passes another
+            # (`act_layer=partial(nn.ReLU, inplace=True)`, then `self.act = act_layer()`)
+            arguments = init.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            defaults = list(
+                zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults)
+            )
+            defaults += [
+                (a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None
+            ]
+            for arg, default in defaults:
+                found = _scan([default])
+                if found.seed:
+                    local_values[arg.arg] = (True, set(found.names))
+        if local_assigns and reads:
             for node in local_assigns:
                 found = _scan([node])
                 for name in found.bound:

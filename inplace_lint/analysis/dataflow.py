@@ -155,6 +155,8 @@ class FunctionSummary:
     # are such aliases, the others not (`return a.view(-1, n), b.view(-1, n), c`, Liger's
     # `swiglu_forward`): per item, (argument, kind) or None
     returns_some_item_aliases: tuple[tuple[int, str] | None, ...] | None = None
+    # every return path returns a tuple (a literal one) of this many items
+    returned_arity: int | None = None
     # the `self.<name>` parameters (and submodules) an op on the way to a returned value saved;
     # such a save on a submodule the function does not name; a parameter itself (or a view of
     # it) returned; an opaque call's result took part somewhere, so what it saved is not known
@@ -291,7 +293,8 @@ class ModuleDataflow:
         self.helper_results: dict[str, set[int | None]] = {}
         # a local function, method or module forward -> per call here that got a tuple back:
         # each item's lineage there (``_drop_unread_tuple_items``)
-        self.tuple_item_calls: dict[str, list[list[frozenset[int]]]] = {}
+        self.tuple_item_calls: dict[str, list[tuple[str, list[frozenset[int]]]]] = {}
+        self.unknown_backward_in: set[str] = set()  # the functions where such a backward ran
         self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
@@ -388,11 +391,22 @@ class ModuleDataflow:
         a forward called as `enc(x)`, a method reached through `self.model` bound from a
         constructor argument. Code nothing here calls, or a call whose items cannot be told
         apart, is left as it is."""
-        if self.unknown_backward or not self.tuple_item_calls:
+        if not self.tuple_item_calls:
             return
+        sites = self._call_sites() if self.unknown_backward_in else {}
         for key, result in self._every_result():
             calls = self.tuple_item_calls.get(key)
             if not calls:
+                continue
+            if self.unknown_backward_in and not self.unknown_backward_in <= _with_callers(
+                {caller for caller, _ in calls}, sites
+            ):
+                # (a backward of a graph the analysis cannot see ran elsewhere than in a
+                # function making such a call or one calling it: it may run the written item's
+                # graph. In those, the item's graph leaves only through what reaches a return
+                # or `self`, which keeps the finding: `def train_step(model, ...): logits,
+                # feats = model(x)` is also run on its own with `model` unknown, and replayed
+                # in `main()` that calls it)
                 continue
             for write in result.writes:
                 if (
@@ -400,7 +414,10 @@ class ModuleDataflow:
                     and write.confirmed_by_return
                     and not write.confirmed_by_backward
                     and write.returned_items
-                    and all(self._other_items_backwarded(c, write.returned_items) for c in calls)
+                    and all(
+                        self._other_items_backwarded(lineages, write.returned_items)
+                        for _, lineages in calls
+                    )
                 ):
                     write.confirmed = set()
 
@@ -415,9 +432,7 @@ class ModuleDataflow:
             own.append(lineage - others)
         if any(not own[i] or own[i] & self.reached_ops for i in written):
             return False
-        return any(
-            own[i] & self.backward_ops for i in range(len(lineages)) if i not in written
-        )
+        return any(own[i] & self.backward_ops for i in range(len(lineages)) if i not in written)
 
     def _drop_init_only_reruns(self) -> None:
         """A method that only its class's `__init__` calls (nerfstudio's `build_nn_modules`) runs
@@ -1060,6 +1075,7 @@ class FunctionInterpreter:
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
+        self.arity_returns: list[int | None] = []  # (``returned_arity``)
         self.item_alias_returns: list[tuple[tuple[int, str], ...] | None] = []  # the same, tuples
         self.some_item_alias_returns: list[tuple | None] = []  # (``returns_some_item_aliases``)
         self.constant_returns: list[ConstVal | None] = []  # one entry per return path
@@ -1320,6 +1336,11 @@ class FunctionInterpreter:
                 # `norm_layer(dim)` builds that layer unless a caller passes another
                 state.env[name] = FrameworkRef(layer)
                 continue
+            elif (built := self._partial_layer_default(param.default, state)) is not None:
+                # `act_layer=partial(nn.ReLU, inplace=True)` (timm-style blocks, lookalike37):
+                # `act_layer()` builds that layer unless a caller passes another
+                state.env[name] = built
+                continue
             elif _is_non_tensor_default(param.default) or _non_tensor_annotation(param):
                 state.env[name] = UNKNOWN
                 continue
@@ -1342,6 +1363,18 @@ class FunctionInterpreter:
                 and type(param.default) is cst.Name
                 and param.default.value == "None",
             )
+
+    def _partial_layer_default(self, default, state: State) -> FrameworkRef | None:
+        """What a parameter's default `functools.partial(<framework layer class>, ...)` is (the
+        partial, as the same expression in a body), if it is one."""
+        if type(default) is not cst.Call or not default.args or default.args[0].keyword:
+            return None
+        if self.imports.resolve(default.func) != "functools.partial":
+            return None
+        if self._layer_class_default(default.args[0].value) is None:
+            return None
+        value = self.eval(default, state)
+        return value if isinstance(value, FrameworkRef) and value.partial is not None else None
 
     def _layer_class_default(self, default) -> str | None:
         """The framework layer class a parameter's default names (`nn.LayerNorm`), if any."""
@@ -2178,6 +2211,9 @@ class FunctionInterpreter:
                 items = None
         summary.returns_item_aliases = _unanimous(self.item_alias_returns, items)
         summary.returns_some_item_aliases = _unanimous(self.some_item_alias_returns, some)
+        summary.returned_arity = _unanimous(
+            self.arity_returns, len(value.items) if isinstance(value, SeqVal) else None
+        )
         constant = (
             value
             if isinstance(value, ConstVal)
@@ -5282,10 +5318,8 @@ class FunctionInterpreter:
                 result = self._carry_state(module, result, state)
             if summary.forward_graph_attributes and state.grad_enabled:
                 self._forward_graph_attributes(module, summary, lineage_of(result), state)
-            if module.local_class and isinstance(result, SeqVal) and len(result.items) > 1:
-                self.flow.tuple_item_calls.setdefault(entry, []).append(
-                    [lineage_of(item) for item in result.items]
-                )
+            if module.local_class and isinstance(result, (SeqVal, TensorVal)):
+                result = self._note_tuple_items(entry, forward, result, state)
         if state.grad_enabled and module.has_parameters:
             op_id = _last_op_id(result)
             if op_id is not None:
@@ -5443,9 +5477,44 @@ class FunctionInterpreter:
         self.flow.helper_results.setdefault(key, set()).add(
             _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
         )
+        if isinstance(result, (SeqVal, TensorVal)):
+            result = self._note_tuple_items(key, self.last_callee, result, state)
+        return result
+
+    def _note_tuple_items(self, key: str, callee, result: Value, state: State) -> Value:
+        """Record each item's lineage in this call's tuple result
+        (``ModuleDataflow._drop_unread_tuple_items``). Where the callee broke a save that only
+        some of its returned items reach, each tensor item first takes an op of its own, so
+        that what this caller does with each one can be told apart (an opaque result's items
+        share one graph: `res = self.model(x); res[0]...backward(); res[1].mean().item()`)."""
+        if callee is not None and any(
+            w.returned_items and w.confirmed_by_return and w.confirmed for w in callee.writes
+        ):
+            if isinstance(result, TensorVal):
+                # an opaque result standing for the whole tuple (`res = self.model(x)`): one
+                # tensor per returned item, so that `res[0]` and `res[1]` are told apart
+                arity = callee.summary.returned_arity
+                if arity is None or arity < 2:
+                    return result
+                items = tuple(
+                    replace(result, storage=new_id(), nondiff_outputs=()) for _ in range(arity)
+                )
+                for save in state.saves.get(result.storage, ()):
+                    for item in items:  # (what was saved of the whole is saved of each item)
+                        state.add_save(item.storage, save)
+                result = SeqVal(items, result.lineage)
+            result = replace(
+                result,
+                items=tuple(
+                    replace(item, lineage=item.lineage | {new_id()})
+                    if isinstance(item, TensorVal)
+                    else item
+                    for item in result.items
+                ),
+            )
         if isinstance(result, SeqVal) and len(result.items) > 1:
             self.flow.tuple_item_calls.setdefault(key, []).append(
-                [lineage_of(item) for item in result.items]
+                (self.info.key, [lineage_of(item) for item in result.items])
             )
         return result
 
@@ -7896,6 +7965,7 @@ class FunctionInterpreter:
         else:
             self.graded = None  # a graph we cannot see may give any parameter its gradient
             self.flow.unknown_backward = True
+            self.flow.unknown_backward_in.add(self.info.key)
         if not retain:
             state.clear_saves(lineage)
             self.pending = [w for w in self.pending if not _fully_reached(w)]
@@ -10323,6 +10393,18 @@ _PARAMETRIZATIONS = {
     "torch.nn.utils.weight_norm": ("module", "name"),
     "torch.nn.utils.spectral_norm": ("module", "name"),
 }
+
+
+def _with_callers(keys: set[str], sites: dict) -> set[str]:
+    """``keys`` and every function that calls one of them, transitively (``_call_sites``)."""
+    found = set(keys)
+    todo = list(keys)
+    while todo:
+        for caller, _, _, _ in sites.get(todo.pop(), ()):
+            if caller not in found:
+                found.add(caller)
+                todo.append(caller)
+    return found
 
 
 def _unanimous(seen: list, value):

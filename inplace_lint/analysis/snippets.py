@@ -95,4 +95,3 @@ def _dotted_text(node: cst.CSTNode) -> str | None:
         return None
     base = _dotted_text(node.value)
     return None if base is None else f"{base}.{attr.value}"
-
