@@ -5496,13 +5496,11 @@ class FunctionInterpreter:
                 arity = callee.summary.returned_arity
                 if arity is None or arity < 2:
                     return result
-                items = tuple(
-                    replace(result, storage=new_id(), nondiff_outputs=()) for _ in range(arity)
-                )
+                items = _result_parts(result, arity)
                 for save in state.saves.get(result.storage, ()):
                     for item in items:  # (what was saved of the whole is saved of each item)
                         state.add_save(item.storage, save)
-                result = SeqVal(items, result.lineage)
+                result = SeqVal(tuple(items), result.lineage)
             result = replace(
                 result,
                 items=tuple(
@@ -5815,11 +5813,8 @@ class FunctionInterpreter:
             for alias in aliases
         ):
             return result
-        if isinstance(result, SeqVal) and len(result.items) == len(aliases):
-            items = list(result.items)
-        elif isinstance(result, TensorVal):
-            items = [replace(result, storage=new_id(), nondiff_outputs=()) for _ in aliases]
-        else:
+        items = _result_parts(result, len(aliases))
+        if items is None:
             return result
         for index, alias in enumerate(aliases):
             if alias is not None:
@@ -5871,11 +5866,8 @@ class FunctionInterpreter:
         on_self = _called_on_self(call)
         if not on_self and not (module is not None and module.has_parameters):
             return None
-        if isinstance(result, SeqVal) and len(result.items) == len(items):
-            parts = list(result.items)
-        elif isinstance(result, TensorVal):
-            parts = [replace(result, storage=new_id(), nondiff_outputs=()) for _ in items]
-        else:
+        parts = _result_parts(result, len(items))
+        if parts is None:
             return None
         out = []
         item_ops = [new_id() for _ in items]
@@ -9746,6 +9738,16 @@ def _with_returned_saves(result: Value, ops: dict[int, frozenset[int] | None]) -
         if reached:
             items[index] = replace(item, lineage=item.lineage | frozenset(reached))
     return replace(result, items=tuple(items), lineage=result.lineage | frozenset(ops))
+
+
+def _result_parts(result: Value, count: int) -> list[Value] | None:
+    """A call's result as ``count`` items: a tuple's own, or, for an opaque result standing for
+    the whole tuple, one tensor per item (each its own memory); None for anything else."""
+    if isinstance(result, SeqVal) and len(result.items) == count:
+        return list(result.items)
+    if isinstance(result, TensorVal):
+        return [replace(result, storage=new_id(), nondiff_outputs=()) for _ in range(count)]
+    return None
 
 
 def _last_op_id(value: Value) -> int | None:
