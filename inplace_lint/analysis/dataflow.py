@@ -2767,7 +2767,9 @@ class FunctionInterpreter:
             # a slice or a string); `feats[j] = F.normalize(feats[j])`: maybe a list
             self._not_a_tensor(target, state)
         elif isinstance(base, TensorVal):
-            full = _is_full_slice(target)
+            # (`x[:] = v` is `x.__setitem__`: torch reports the leaf; `x[:] += v` updates the
+            # view `x[:]` in place and stores it back: a view of the leaf, recall37)
+            full = _is_full_slice(target) and not augmented
             tensor = base
             if not full and not base.via_data:
                 tensor = replace(
