@@ -295,6 +295,7 @@ class ModuleDataflow:
         # each item's lineage there (``_drop_unread_tuple_items``)
         self.tuple_item_calls: dict[str, list[tuple[str, list[frozenset[int]]]]] = {}
         self.unknown_backward_in: set[str] = set()  # the functions where such a backward ran
+        self._class_mentions: dict[str, tuple[list[cst.Call], bool]] = {}  # ``class_mentions``
         self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
@@ -380,6 +381,32 @@ class ModuleDataflow:
             for write in result.writes:
                 if write.confirmed_by_return and not write.confirmed_by_backward:
                     write.confirmed = set()
+
+    def class_mentions(self, name: str) -> tuple[list[cst.Call], bool]:
+        """The calls of ``name`` (`Block(...)`) in this module, and whether it is also named any
+        other way (passed as a factory, subclassed, `partial(Block, ...)`): memoised."""
+        found = self._class_mentions.get(name)
+        if found is None:
+            calls: list[cst.Call] = []
+            other = False
+            stack = [self.module]
+            while stack:
+                node = stack.pop()
+                kind = type(node)
+                if kind is cst.Call and type(node.func) is cst.Name and node.func.value == name:
+                    calls.append(node)
+                    stack.extend(a.value for a in node.args)
+                    continue
+                if kind is cst.ClassDef and node.name.value == name:
+                    stack.extend(node.body.body)
+                    stack.extend(node.decorators)
+                    continue
+                if kind is cst.Name and node.value == name:
+                    other = True
+                    continue
+                stack.extend(_subnodes(node))
+            found = self._class_mentions[name] = (calls, other)
+        return found
 
     def _drop_unread_tuple_items(self) -> None:
         """A forward, method or function returning a tuple (`return logits, feats`) whose write
@@ -1373,8 +1400,40 @@ class FunctionInterpreter:
             return None
         if self._layer_class_default(default.args[0].value) is None:
             return None
+        if self._default_never_used(default):
+            return None
         value = self.eval(default, state)
         return value if isinstance(value, FrameworkRef) and value.partial is not None else None
+
+    def _default_never_used(self, default) -> bool:
+        """A default of `__init__`'s parameter that every construction of the class here
+        overrides (`Block(act_layer=nn.GELU)`, lookalike38): the class is named only as the
+        function of calls, each of which passes that parameter by keyword or position (or
+        passes `*args` / `**kwargs`, which may hold it)."""
+        info = self.info
+        if info.cls is None or info.node.name.value != "__init__":
+            return False
+        params = [*info.node.params.posonly_params, *info.node.params.params]
+        found = [i for i, p in enumerate(params) if p.default is default]
+        keyword = [p for p in info.node.params.kwonly_params if p.default is default]
+        if found:
+            position, name = found[0] - 1, params[found[0]].name.value  # (after `self`)
+        elif keyword:
+            position, name = None, keyword[0].name.value
+        else:
+            return False
+        calls, other = self.flow.class_mentions(info.cls.name)
+        if other or not calls:
+            return False
+        for call in calls:
+            if any(a.star for a in call.args):
+                continue
+            if any(a.keyword is not None and a.keyword.value == name for a in call.args):
+                continue
+            given = sum(1 for a in call.args if a.keyword is None)
+            if position is None or given <= position:
+                return False
+        return True
 
     def _layer_class_default(self, default) -> str | None:
         """The framework layer class a parameter's default names (`nn.LayerNorm`), if any."""
@@ -3096,6 +3155,13 @@ class FunctionInterpreter:
                 decided = _short_circuit(type(expr.operator) is cst.And, values)
                 if decided is not None:
                     return decided
+                first = values[0]
+                if type(expr.operator) is cst.Or and isinstance(first, ConstVal) and (
+                    first.value is None or first.value is False
+                ):
+                    # `act_layer = act_layer or partial(nn.ReLU, inplace=True)` with the
+                    # parameter left at None (lookalike38): the fallback
+                    return values[1]
             identity = _identity_test(expr, values) or _equality_test(expr, values)
             if identity is not None:
                 return identity
@@ -4000,9 +4066,15 @@ class FunctionInterpreter:
             # the layer the partial builds: its own call spelled with the partial's arguments
             # first; the layer's construction site is the `partial(...)` call (where its
             # `inplace=True` is written, and where a fix changes it)
+            # (positional arguments before keywords, as Python binds them: `act_layer(c)` of
+            # `partial(nn.ReLU, inplace=True)`)
+            merged = (*callee.partial.args[1:], *call.args)
             spelled = callee.partial.with_changes(
                 func=callee.partial.args[0].value,
-                args=(*callee.partial.args[1:], *call.args),
+                args=(
+                    *(a for a in merged if a.keyword is None and not a.star),
+                    *(a for a in merged if a.keyword is not None or a.star),
+                ),
             )
             built = self.call_framework(callee.qualname, spelled, state)
             return replace(built, node=callee.partial) if isinstance(built, ModuleVal) else built
