@@ -3156,8 +3156,10 @@ class FunctionInterpreter:
                 if decided is not None:
                     return decided
                 first = values[0]
-                if type(expr.operator) is cst.Or and isinstance(first, ConstVal) and (
-                    first.value is None or first.value is False
+                if (
+                    type(expr.operator) is cst.Or
+                    and isinstance(first, ConstVal)
+                    and (first.value is None or first.value is False)
                 ):
                     # `act_layer = act_layer or partial(nn.ReLU, inplace=True)` with the
                     # parameter left at None (lookalike38): the fallback
