@@ -449,8 +449,8 @@ class ModuleDataflow:
                     write.confirmed = set()
 
     def _other_items_backwarded(self, lineages: list[frozenset[int]], written: set[int]) -> bool:
-        """In one call's result: a backward reached an item outside ``written`` through ops of
-        its own, and nothing (a backward, a return, `self.x =`) reached an item of ``written``."""
+        """In one call's result: a backward, a return or `self.x =` reached an item outside
+        ``written`` through ops of its own, and nothing reached an item of ``written``."""
         if max(written) >= len(lineages):
             return False
         own = []
@@ -459,7 +459,9 @@ class ModuleDataflow:
             own.append(lineage - others)
         if any(not own[i] or own[i] & self.reached_ops for i in written):
             return False
-        return any(own[i] & self.backward_ops for i in range(len(lineages)) if i not in written)
+        # (another item went on, into a backward or out through a return or `self`: the
+        # call is a training path that chose its items, not a smoke test printing shapes)
+        return any(own[i] & self.reached_ops for i in range(len(lineages)) if i not in written)
 
     def _drop_init_only_reruns(self) -> None:
         """A method that only its class's `__init__` calls (nerfstudio's `build_nn_modules`) runs
