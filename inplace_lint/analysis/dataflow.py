@@ -3751,6 +3751,17 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
+        if (
+            type(func) is cst.Name
+            and func.value == "list"
+            and not call.args
+            and "list" not in state.env
+            and "list" not in self.index.functions
+            and self.imports.resolve(func) is None
+        ):
+            # `rep = list()`, then `rep.append(...)`: the empty list `[]` is (recall37's
+            # Xception BlockA, whose `nn.Sequential(*rep)` was opaque)
+            return SeqVal(())
         if type(func) is cst.Attribute and type(func.value) in _STRING_LITERALS:
             # `'Epoch {0} | loss {1:.3f}'.format(epoch, loss)`: a string, never a tensor (a log
             # line extended with `s += ...` was an opt-in IPL201: precision30, residual-flows)
