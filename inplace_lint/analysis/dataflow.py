@@ -289,14 +289,14 @@ class ModuleDataflow:
         # the saving child's output when the tensor there may require grad (else None)
         self.adjacency_calls: dict[int, list[tuple[str, int | None]]] = {}
         # a helper's key -> the op ids its calls' results got in their callers (None: a result
-        # without one); and whether a backward of a graph the analysis cannot see ran
+        # without one); and the functions where a backward of a graph the analysis cannot see
+        # ran (empty: none did)
         self.helper_results: dict[str, set[int | None]] = {}
+        self.unknown_backward_in: set[str] = set()
         # a local function, method or module forward -> per call here that got a tuple back:
-        # each item's lineage there (``_drop_unread_tuple_items``)
+        # the caller, and each item's lineage there (``_drop_unread_tuple_items``)
         self.tuple_item_calls: dict[str, list[tuple[str, list[frozenset[int]]]]] = {}
-        self.unknown_backward_in: set[str] = set()  # the functions where such a backward ran
         self._class_mentions: dict[str, tuple[list[cst.Call], bool]] = {}  # ``class_mentions``
-        self.unknown_backward = False
         self.guarded: set[str] = set()  # functions every call site of which runs without grad
         self.reached_ops: set[int] = set()  # op ids some backward, return or `self.x =` reaches
         self.backward_ops: set[int] = set()  # those a backward reaches
@@ -372,7 +372,7 @@ class ModuleDataflow:
                 for write in result.writes:
                     if write.confirmed_by_step_return and not write.confirmed_by_backward:
                         write.confirmed = set()
-        if self.unknown_backward:
+        if self.unknown_backward_in:
             return
         for key, result in self._every_result():
             ops = self.helper_results.get(key)
@@ -764,7 +764,8 @@ class ModuleDataflow:
         """Copies of what analysing a function adds to the module's bookkeeping."""
         return (
             {k: set(v) for k, v in self.helper_results.items()},
-            self.unknown_backward,
+            set(self.unknown_backward_in),
+            {k: list(v) for k, v in self.tuple_item_calls.items()},
             set(self.reached_ops),
             set(self.backward_ops),
             {k: list(v) for k, v in self.apply_uses.items()},
@@ -775,7 +776,8 @@ class ModuleDataflow:
     def _restore_bookkeeping(self, kept: tuple) -> None:
         (
             self.helper_results,
-            self.unknown_backward,
+            self.unknown_backward_in,
+            self.tuple_item_calls,
             self.reached_ops,
             self.backward_ops,
             self.apply_uses,
@@ -5545,11 +5547,13 @@ class FunctionInterpreter:
             result = self._call_local_function(key, call, state, module, self_entry, bound)
             if self.returned_saves:
                 result = _with_returned_saves(result, self.returned_saves)
+            # (the analysis this call ran: none when it did not run one)
             callee = self.last_callee
+            if callee is not None and callee.info.key != key:
+                callee = None
             if (
                 isinstance(result, TensorVal)
                 and callee is not None
-                and callee.info.key == key
                 and any(w.confirmed_by_return and w.confirmed for w in callee.writes)
             ):
                 # a graph in which the callee broke a save of its own reaches its return
@@ -5567,7 +5571,7 @@ class FunctionInterpreter:
             _last_op_id(result) if not isinstance(result, (ModuleVal, OptimizerVal)) else None
         )
         if isinstance(result, (SeqVal, TensorVal)):
-            result = self._note_tuple_items(key, self.last_callee, result, state)
+            result = self._note_tuple_items(key, callee, result, state)
         return result
 
     def _note_tuple_items(self, key: str, callee, result: Value, state: State) -> Value:
@@ -8045,7 +8049,6 @@ class FunctionInterpreter:
             self.graded = graded
         else:
             self.graded = None  # a graph we cannot see may give any parameter its gradient
-            self.flow.unknown_backward = True
             self.flow.unknown_backward_in.add(self.info.key)
         if not retain:
             state.clear_saves(lineage)
