@@ -21,7 +21,7 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from inplace_lint import fastcst
+from inplace_lint import piecewise
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.diagnostics import Diagnostic, Edit, Fix, Position, Related, Severity, Span
 from inplace_lint.positions import LazyPositions
@@ -266,7 +266,7 @@ def _lint_unsuppressed(
     if too_nested is not None:
         return too_nested
     try:
-        module = fastcst.parse_module(source)
+        module = piecewise.parse_module(source)
     except RecursionError as error:
         raise _TooDeep from error
     except MemoryError:

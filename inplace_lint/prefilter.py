@@ -109,6 +109,9 @@ class Plan:
     reason: str = ""
     kept_lines: int = 0
     total_lines: int = 0
+    # for "reduced": where the top-level statements and the statements of top-level classes
+    # start (``piecewise.Layout``), so that libcst can parse the text piece by piece
+    layout: tuple = ()
 
 
 def mentions_framework(text: str) -> bool:
@@ -138,12 +141,12 @@ def plan(text: str) -> Plan:
     except RecursionError:
         return Plan("full", reason="too deep for the triage")
     try:
-        return _reduce(text, module)
+        return _reduce(text, module, tree)
     finally:
         module.release()
 
 
-def _reduce(text: str, module: _Module) -> Plan:
+def _reduce(text: str, module: _Module, tree: ast.Module) -> Plan:
     if not any(u.seed for u in module.units):
         return Plan("skip", reason="no in-place candidate")
     if _odd_line_breaks(text):
@@ -157,7 +160,27 @@ def _reduce(text: str, module: _Module) -> Plan:
         reason=f"{blanked} of {len(lines)} lines blanked",
         kept_lines=len(lines) - blanked,
         total_lines=len(lines),
+        layout=_layout(tree, lines),
     )
+
+
+def _layout(tree: ast.Module, lines: list[str]) -> tuple:
+    """Where each top-level statement starts (its first decorator's row, 0-based), whether it
+    starts its row, and for a class whose body starts on a row of its own, the same for each
+    statement of the body. The reduced text keeps these rows (a stub on the first row of what it
+    replaces); a statement blanked away has an empty first row, which ``piecewise`` skips."""
+
+    def entry(stmt: ast.stmt) -> tuple[int, bool]:
+        return _start(stmt) - 1, _starts_row(lines, stmt)
+
+    top = []
+    for stmt in tree.body:
+        row, alone = entry(stmt)
+        body = None
+        if type(stmt) is ast.ClassDef and _starts_row(lines, stmt.body[0]):
+            body = tuple(entry(s) for s in stmt.body)
+        top.append((row, alone, body))
+    return tuple(top)
 
 
 def reduced_lines(text: str, module: _Module, writers: set[_Unit]) -> tuple[list[str], int]:

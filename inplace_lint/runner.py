@@ -204,7 +204,10 @@ def _in_pool(tasks, table, fix, workers, stats):
         prepare_node_construction()  # built once here, installed by each worker
     pool = context.Pool(workers, initializer=_init_pool_worker, initargs=(table, fix))
     try:
-        for done in pool.imap_unordered(_lint_batch, _batches(tasks), chunksize=1):
+        # (runs small enough that the last ones still balance the workers on a small tree)
+        folder_bytes = min(_FOLDER_BYTES, sum(t.size for t in tasks) // (workers * 8))
+        batches = _batches(tasks, folder_bytes)
+        for done in pool.imap_unordered(_lint_batch, batches, chunksize=1):
             for index, key, result, pid, rss, kind in done:
                 stats.worker_peak_rss[pid] = max(rss, stats.worker_peak_rss.get(pid, 0))
                 stats.plans[kind] = stats.plans.get(kind, 0) + 1
@@ -222,14 +225,41 @@ def _in_pool(tasks, table, fix, workers, stats):
 # batches of small files come last and still balance the end of the run.
 _BATCH_BYTES = 64_000
 _BATCH_FILES = 32
+# The files of one folder travel together, up to this many bytes: a worker keeps the pieces of
+# text it parsed (inplace_lint/piecewise.py), and a model's files repeat one another (a
+# transformers model's modular file and the modeling file generated from it). Measured on
+# transformers 5.23.0: 22.0% of a worker's kept text found parsed before, against 18.6% when the
+# files are dealt one by one (bench/parse_repeats.py).
+_FOLDER_BYTES = 1_000_000
 
 
-def _batches(tasks: list[_Task]) -> Iterable[list[_Task]]:
+def _batches(tasks: list[_Task], folder_bytes: int = 0) -> Iterable[list[_Task]]:
+    """The folders' runs of tasks (each largest first, cut at ``folder_bytes``), the runs
+    largest first; small runs travel together in batches."""
+    folders: dict[str, list[_Task]] = {}
+    for task in tasks:  # (largest first)
+        folders.setdefault(os.path.dirname(task.path), []).append(task)
+    runs: list[list[_Task]] = []
+    for members in folders.values():
+        run: list[_Task] = []
+        size = 0
+        for task in members:
+            if run and size + task.size > folder_bytes:
+                runs.append(run)
+                run, size = [], 0
+            run.append(task)
+            size += task.size
+        runs.append(run)
+    runs.sort(key=lambda run: (-sum(t.size for t in run), run[0].index))
     batch: list[_Task] = []
     size = 0
-    for task in tasks:
-        batch.append(task)
-        size += task.size
+    for run in runs:
+        run_size = sum(t.size for t in run)
+        if run_size >= _BATCH_BYTES:
+            yield run
+            continue
+        batch.extend(run)
+        size += run_size
         if size >= _BATCH_BYTES or len(batch) >= _BATCH_FILES:
             yield batch
             batch, size = [], 0
@@ -389,6 +419,9 @@ def lint_python(text: str, filename: str, settings: Settings) -> tuple[FileResul
     from inplace_lint import api
 
     if kind == "reduced":
+        from inplace_lint import piecewise
+
+        piecewise.hint(plan.text, plan.layout)
         diagnostics = api.lint_source(plan.text, filename, settings)
         if any(d.code in _PIPELINE_FAILURES for d in diagnostics):
             # The reduced text did not go through (a parser or analysis failure, a budget): say

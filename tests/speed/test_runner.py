@@ -145,6 +145,24 @@ def test_batches_keep_order_and_cover_every_task():
     assert all(sum(t.size for t in b[:-1]) < _BATCH_BYTES for b in batches)
 
 
+def test_batches_keep_a_folder_together_up_to_a_size():
+    from inplace_lint.runner import _batches, _Task
+
+    # largest first, two folders interleaved: a/ 300k 200k 100k 10k, b/ 250k 150k 20k
+    files = [("a", 300_000), ("b", 250_000), ("a", 200_000), ("b", 150_000), ("a", 100_000)]
+    files += [("b", 20_000), ("a", 10_000)]
+    tasks = [_Task(i, f"{d}/f{i}.py", 0, size) for i, (d, size) in enumerate(files)]
+    batches = list(_batches(tasks, folder_bytes=450_000))
+    assert sorted(t.index for b in batches for t in b) == list(range(len(tasks)))
+    paths = [[t.path for t in b] for b in batches]
+    # a/ cut at 450k: (300k) then (200k 100k 10k); b/: (250k 150k 20k); runs largest first
+    assert paths == [
+        ["b/f1.py", "b/f3.py", "b/f5.py"],
+        ["a/f2.py", "a/f4.py", "a/f6.py"],
+        ["a/f0.py"],
+    ]
+
+
 OWN_PROCESS_RUN = """
 import pickle, sys
 from pathlib import Path
