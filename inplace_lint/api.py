@@ -276,7 +276,7 @@ def _lint_unsuppressed(
 
     from inplace_lint.analysis.engine import analyse
 
-    result = analyse(module, settings)
+    result = analyse(module, settings, piecewise.writers_of(source))
     if not deep and any(_is_recursion_error(exc_text) for _, exc_text in result.errors):
         raise _TooDeep  # likely not a bug in the rule but a file deeper than the default stack
     # On the deep stack the file's nesting is bounded (_nesting_problem), so a rule that still

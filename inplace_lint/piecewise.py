@@ -44,9 +44,10 @@ from inplace_lint import fastcst
 
 # One piece of text: (its text, whether it is a class's statements, parsed inside `class _:`).
 _CACHE: dict[tuple[str, bool], object] = {}
-_CACHE_CHARS = 1_500_000
+_CACHE_CHARS = 4_000_000
 _cached_chars = 0
-_HINT: tuple[str, tuple] | None = None  # (the text, its layout): what the next parse may use
+# (the text, its layout, its writers): what the next parse and analysis of that text may use
+_HINT: tuple[str, tuple, frozenset[str] | None] | None = None
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _BIG_ROWS = 3
 _WRAPPER = "class _:\n"
@@ -56,17 +57,26 @@ class _Misfit(Exception):
     """A piece's parse does not fit the module: parse the whole text instead."""
 
 
-def hint(text: str, layout: tuple) -> None:
-    """The layout of ``text``, for ``parse_module`` called next with that very string."""
+def hint(text: str, layout: tuple, writers: frozenset[str] | None = None) -> None:
+    """What the prefilter knows of ``text``, for ``parse_module`` and ``writers_of`` called next
+    with that very string: where its statements start, and the functions and methods that may
+    write (``prefilter.Plan.writers``)."""
     global _HINT
-    _HINT = (text, layout) if layout else None
+    _HINT = (text, layout, writers)
+
+
+def writers_of(text: str) -> frozenset[str] | None:
+    """The writers ``hint`` gave for this very string (None: unknown, analyse everything); the
+    hint is used up."""
+    global _HINT
+    given, _HINT = _HINT, None
+    return given[2] if given is not None and given[0] is text else None
 
 
 def parse_module(text: str):
     """``libcst.parse_module(text)``: by pieces when ``hint`` gave this text's layout."""
-    global _HINT
-    given, _HINT = _HINT, None
-    if given is not None and given[0] is text and "\r" not in text:
+    given = _HINT
+    if given is not None and given[0] is text and given[1] and "\r" not in text:
         try:
             return _assemble(text, given[1])
         except Exception:  # noqa: BLE001, S110 - parsed whole below: libcst's result or error

@@ -112,6 +112,9 @@ class Plan:
     # for "reduced": where the top-level statements and the statements of top-level classes
     # start (``piecewise.Layout``), so that libcst can parse the text piece by piece
     layout: tuple = ()
+    # for "reduced": the functions and methods ("f", "Class.method") that hold in-place syntax
+    # or call what does: the only ones that can report anything on their own
+    writers: frozenset[str] | None = None
 
 
 def mentions_framework(text: str) -> bool:
@@ -151,7 +154,8 @@ def _reduce(text: str, module: _Module, tree: ast.Module) -> Plan:
         return Plan("skip", reason="no in-place candidate")
     if _odd_line_breaks(text):
         return Plan("full", reason="unusual line breaks")
-    lines, blanked = reduced_lines(text, module, _writers(module))
+    writers = _writers(module)
+    lines, blanked = reduced_lines(text, module, writers)
     if blanked < (1 - _FULL_ENOUGH) * len(lines):
         return Plan("full", reason="nearly everything is needed", total_lines=len(lines))
     return Plan(
@@ -161,6 +165,11 @@ def _reduce(text: str, module: _Module, tree: ast.Module) -> Plan:
         kept_lines=len(lines) - blanked,
         total_lines=len(lines),
         layout=_layout(tree, lines),
+        writers=frozenset(
+            unit.name if unit.kind == "function" else f"{unit.owner.name}.{unit.name}"
+            for unit in writers
+            if unit.kind in ("function", "method")
+        ),
     )
 
 

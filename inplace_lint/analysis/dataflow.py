@@ -281,9 +281,16 @@ class FunctionResult:
 class ModuleDataflow:
     """Analyses every function of one module; memoises so helpers are analysed before callers."""
 
-    def __init__(self, module: cst.Module, index: ModuleIndex) -> None:
+    def __init__(
+        self, module: cst.Module, index: ModuleIndex, top_level: frozenset[str] | None = None
+    ) -> None:
         self.module = module
         self.index = index
+        # the functions and methods ("f", "Class.method") to analyse on their own, when the text
+        # is the prefilter's (``prefilter.Plan.writers``): the others hold no in-place syntax and
+        # call nothing that writes, so they can report nothing; they run where they are called,
+        # for their summaries. None: every function (docs/performance.md, session 30)
+        self.top_level = top_level
         # an in-place child of a container right after a child that saves its output (by the
         # in-place child's constructor node): one entry per call of the container, the op id of
         # the saving child's output when the tensor there may require grad (else None)
@@ -337,6 +344,8 @@ class ModuleDataflow:
         for key, info in list(self.index.functions.items()):  # (nested defs join as met)
             if info.inherited_from is not None and not _entry_of_subclass(info):
                 continue  # an inherited method runs for a subclass where it is called
+            if self.top_level is not None and _run_on_demand(key, info, self.top_level):
+                continue
             self.result(key)
         self.results[MODULE_KEY] = FunctionInterpreter(self, self.index.module_info).run()
         self._apply_caller_guards()
@@ -9226,6 +9235,14 @@ class _StatementOrder:
 
 
 _MAX_INLINE_DEPTH = 3
+
+
+def _run_on_demand(key: str, info: FunctionInfo, top_level: frozenset[str]) -> bool:
+    """Whether a function the prefilter did not find writing (``ModuleDataflow.top_level``) is
+    left to run where it is called (an inherited entry counts as its base's method)."""
+    if info.inherited_from is not None:
+        key = f"{info.inherited_from}.{info.node.name.value}"
+    return key not in top_level
 
 
 def _statements_of(node, tests: bool = False, loops: bool = True) -> Iterator:

@@ -21,12 +21,12 @@ class AnalysisResult:
     errors: list[tuple[str, str]] = field(default_factory=list)  # (rule code, traceback text)
 
 
-def build_analysis(module: cst.Module) -> ModuleAnalysis:
+def build_analysis(module: cst.Module, top_level: frozenset[str] | None = None) -> ModuleAnalysis:
     index = build_index(module)
     analysis = ModuleAnalysis(module, index)
     if not index.frameworks:
         return analysis
-    flow = ModuleDataflow(module, index)
+    flow = ModuleDataflow(module, index, top_level)
     for result in flow.run():
         analysis.writes.extend(result.writes)
         analysis.out_calls.extend(result.out_calls)
@@ -54,13 +54,16 @@ def _adjacency_holds(adjacent, flow: ModuleDataflow) -> bool:
     )
 
 
-def analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
+def analyse(
+    module: cst.Module, settings: Settings, top_level: frozenset[str] | None = None
+) -> AnalysisResult:
+    """``top_level``: what ``ModuleDataflow`` analyses on its own (None: every function)."""
     result = AnalysisResult()
     rules = [rule() for code, rule in all_rules().items() if settings.is_enabled(code)]
     if not any(code[3] in "012" for code in (r.code for r in rules)):
         return result
     try:
-        analysis = build_analysis(module)
+        analysis = build_analysis(module, top_level)
     except RecursionError:
         raise
     except Exception:  # noqa: BLE001 - fault isolation: reported as IPL903, the run goes on

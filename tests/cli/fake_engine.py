@@ -72,7 +72,9 @@ class _Visitor(cst.CSTVisitor):
             self.boom = True
 
 
-def fake_analyse(module: cst.Module, settings: Settings) -> AnalysisResult:
+def fake_analyse(
+    module: cst.Module, settings: Settings, top_level: frozenset[str] | None = None
+) -> AnalysisResult:
     visitor = _Visitor(module)
     module.visit(visitor)
     result = AnalysisResult([f for f in visitor.findings if settings.is_enabled(f.code)])

@@ -202,4 +202,13 @@ def test_a_text_without_its_hint_is_parsed_whole() -> None:
     piecewise.hint(text, _layout(text))
     other = "".join(text)  # an equal string, not the one hinted
     assert piecewise.parse_module(other).deep_equals(cst.parse_module(text))
-    assert piecewise._HINT is None
+    assert piecewise.writers_of(other) is None
+    assert piecewise._HINT is None  # used up
+
+
+def test_writers_reach_the_analysis_of_that_text_only() -> None:
+    text = "class A:\n    def f(self):\n        return 1\n"
+    piecewise.hint(text, _layout(text), frozenset({"A.f"}))
+    assert piecewise.parse_module(text).code == text
+    assert piecewise.writers_of(text) == frozenset({"A.f"})
+    assert piecewise.writers_of(text) is None
