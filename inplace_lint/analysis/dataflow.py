@@ -985,6 +985,7 @@ class ModuleDataflow:
                 not result.self_results_unsure
                 or not calls
                 or key in self.guarded
+                or (self.top_level is not None and _run_on_demand(key, info, self.top_level))
                 or info.cls is None
                 or not all(grad for _, grad, _, _ in calls)
                 or _on_inference_path(key, sites, {})
