@@ -4,8 +4,8 @@ taken from a cache.
 Transformers' model files repeat one another: a worker that lints them meets the same method,
 letter for letter, again and again (``# Copied from``, modular files and the modeling files
 generated from them). Measured on transformers 5.23.0's reduced texts, with the two workers'
-files dealt as the pool deals them: 21.7% of the kept tokens are in a top-level statement or a
-class's statement that the same worker parsed before (`bench/parse_repeats.py`).
+files dealt as the pool deals them: 21.6% of a worker's piece text is a piece the same worker
+parsed before (`bench/parse_repeats.py`).
 
 So a reduced text (``prefilter.Plan.layout`` says where its statements start) is cut into
 *pieces*: runs of top-level statements, and, inside a top-level class, the class's header and
@@ -39,6 +39,8 @@ The cache holds at most ``_CACHE_CHARS`` characters of piece text (least recentl
 from __future__ import annotations
 
 import re
+
+import libcst as cst
 
 from inplace_lint import fastcst
 
@@ -85,8 +87,6 @@ def parse_module(text: str):
 
 
 def _assemble(text: str, layout: tuple):
-    import libcst as cst
-
     lines = _LINE.findall(text)
     used: set[tuple[str, bool]] = set()
     settings: dict[str, object] = {}
@@ -103,17 +103,15 @@ def _assemble(text: str, layout: tuple):
             stmts = list(module.body)
             if is_first:
                 header = module.header
-            elif module.header:
-                stmts[0] = _with_leading(stmts[0], (*module.header, *stmts[0].leading_lines))
-            if not is_first:
-                stmts[0] = _with_blanks(stmts[0], _blank_rows(lines, first), False)
+            else:
+                stmts[0] = _lead_in(stmts[0], module.header, lines, first)
             if is_last:
                 footer, trailing = module.footer, module.has_trailing_newline
             elif module.footer:
                 raise _Misfit
         else:
             stmt, mod_footer, trailing_here = _class(
-                cst, lines, first, last, class_body, is_first, is_last, used, settings
+                lines, first, last, class_body, is_first, is_last, used, settings
             )
             if is_first:
                 header, stmt = stmt
@@ -133,9 +131,9 @@ def _assemble(text: str, layout: tuple):
     )
 
 
-def _class(cst, lines, first, last, starts, is_first, is_last, used, settings):
+def _class(lines, first, last, starts, is_first, is_last, used, settings):
     """A top-level class put together from its header and the runs of its body."""
-    body_pieces = _pieces(lines, starts, last, inner=True)
+    body_pieces = _pieces(lines, starts, last)
     if not body_pieces or body_pieces[0][0] <= first:
         raise _Misfit
     opening = body_pieces[0][2][0]
@@ -172,17 +170,22 @@ def _class(cst, lines, first, last, starts, is_first, is_last, used, settings):
     cls = cls.with_changes(body=block.with_changes(body=stmts, footer=block_footer))
     if is_first:
         return (head.header, cls), mod_footer, trailing
-    if head.header:
-        cls = _with_leading(cls, (*head.header, *cls.leading_lines))
-    cls = _with_blanks(cls, _blank_rows(lines, first), False)
-    return cls, mod_footer, trailing
+    return _lead_in(cls, head.header, lines, first), mod_footer, trailing
+
+
+def _lead_in(stmt, header: tuple, lines: list[str], first: int):
+    """The first statement of a top-level piece other than the first, with what the whole parse
+    gives it: the piece's empty rows, then the comments its own parse took for a header."""
+    if header:
+        stmt = _with_leading(stmt, (*header, *stmt.leading_lines))
+    return _with_blanks(stmt, _blank_rows(lines, first), False)
 
 
 def _top_pieces(lines: list[str], layout: tuple) -> list[tuple[int, int, tuple | None]]:
     """(first row, last row, the class body's starts or None) of each top-level piece."""
     starts = [(row, alone) for row, alone, _ in layout]
     bodies = {row: body for row, _, body in layout if body is not None}
-    pieces = _pieces(lines, starts, len(lines) - 1, inner=False)
+    pieces = _pieces(lines, starts, len(lines) - 1)
     if not pieces:
         raise _Misfit
     result = []
@@ -198,7 +201,7 @@ def _top_pieces(lines: list[str], layout: tuple) -> list[tuple[int, int, tuple |
     return result
 
 
-def _pieces(lines, starts, end, inner):
+def _pieces(lines, starts, end):
     """Cut rows ``..end`` at the statements of ``starts`` (row, starts its row) where a cut is
     safe (module docstring); small statements go together. Returns (first row, last row, rows
     of the statements) of each piece, the first row being where its leading rows begin."""
@@ -236,7 +239,7 @@ def _leading_start(lines: list[str], row: int) -> int | None:
     current = row
     while current > 0:
         text = lines[current - 1]
-        if text == "\n" or (text.startswith(indent + "#") and not text[len(indent)].isspace()):
+        if text == "\n" or text.startswith(indent + "#"):
             current -= 1
             continue
         if text.lstrip().startswith("#") or not text.strip():
@@ -259,7 +262,7 @@ def _first_code(lines: list[str], first: int, last: int) -> int:
 
 def _blank_rows(lines: list[str], first: int) -> int:
     count = 0
-    while lines[first + count] == "\n":
+    while first + count < len(lines) and lines[first + count] == "\n":
         count += 1
     return count
 
@@ -296,7 +299,7 @@ def _parse_piece(lines, first, last, in_class, is_first, used, settings, placeho
         if len(module.body) != 1 or module.header:
             raise _Misfit
         wrapped = module.body[0]
-        if type(wrapped).__name__ != "ClassDef" or type(wrapped.body).__name__ != "IndentedBlock":
+        if type(wrapped) is not cst.ClassDef or type(wrapped.body) is not cst.IndentedBlock:
             raise _Misfit
     _agree(settings, "indent", module.default_indent)
     if is_first:
@@ -326,8 +329,6 @@ def _with_blanks(stmt, count: int, in_class: bool):
 def _blank_lines(count: int, in_class: bool) -> tuple:
     found = _BLANKS.get((count, in_class))
     if found is None:
-        import libcst as cst
-
         if in_class:
             text = "class _:\n    pass\n" + "\n" * count + "    pass\n"
             module = cst.parse_module(text)

@@ -110,7 +110,7 @@ class Plan:
     kept_lines: int = 0
     total_lines: int = 0
     # for "reduced": where the top-level statements and the statements of top-level classes
-    # start (``piecewise.Layout``), so that libcst can parse the text piece by piece
+    # start (``_layout``), so that libcst can parse the text piece by piece (``piecewise``)
     layout: tuple = ()
     # for "reduced": the functions and methods ("f", "Class.method") that hold in-place syntax
     # or call what does: the only ones that can report anything on their own

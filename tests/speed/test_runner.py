@@ -163,6 +163,15 @@ def test_batches_keep_a_folder_together_up_to_a_size():
     ]
 
 
+def test_folder_runs_keep_the_batch_file_bound():
+    from inplace_lint.runner import _BATCH_FILES, _batches, _Task
+
+    tasks = [_Task(i, f"many/f{i}.py", 0, 100) for i in range(100)]
+    batches = list(_batches(tasks, folder_bytes=1_000_000))
+    assert sorted(t.index for b in batches for t in b) == list(range(100))
+    assert all(len(b) <= _BATCH_FILES for b in batches)
+
+
 OWN_PROCESS_RUN = """
 import pickle, sys
 from pathlib import Path
