@@ -1220,3 +1220,57 @@ def test_a_branch_that_says_the_tensor_is_no_leaf_writes_no_leaf() -> None:
             plain(p, g)
     """
     assert codes(body) == [(22, "IPL002")]
+
+
+def test_isinstance_of_a_class_from_elsewhere_leaves_the_tensor_unknown() -> None:
+    # deepinv's RAM model (prec37): `TensorList` comes from the package, a plain list class; in
+    # the branch `y` may be it, so iterating it is no longer known to unbind a tensor
+    template = """
+        import torch
+        import torch.nn as nn
+        from torch.masked import MaskedTensor
+        from deepinv.utils import TensorList
+
+        class Rescale(nn.Module):
+            def forward(self, y):
+                if isinstance(y, CLASS):
+                    for yi in y:
+                        yi /= 2.0
+                return y
+    """
+    assert codes(template.replace("CLASS", "TensorList")) == []
+    # a tensor class keeps it a tensor, and so does a class named as one
+    for cls in ("torch.Tensor", "MaskedTensor", "(TensorList, torch.Tensor)"):
+        assert codes(template.replace("CLASS", cls)) == [(11, "IPL004")], cls
+    # past the branch, the tensor is what it was
+    after = template.replace("CLASS", "TensorList").replace(
+        "return y", "for z in y:\n                    z /= 2.0\n                return y"
+    )
+    assert codes(after) == [(13, "IPL004")]
+
+
+def test_isinstance_of_a_local_plain_class_is_false_for_a_tensor() -> None:
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Bag(Base):
+            pass
+
+        class Plain:
+            pass
+
+        class Rescale(nn.Module):
+            def forward(self, y):
+                if isinstance(y, (Plain, list)):
+                    for yi in y:
+                        yi /= 2.0
+                if isinstance(y, Bag):
+                    for yi in y:
+                        yi /= 3.0
+                return y
+    """
+    # `Plain` on no base: the branch cannot run for a tensor; `Bag` on an unknown base may be a
+    # tensor class: the tensor is no longer known there
+    assert codes(source) == []
+    assert "IPL004" not in every_rule_codes(source)

@@ -322,6 +322,7 @@ class ModuleDataflow:
         self._forward_attributes: dict[str, frozenset[str]] = {}
         self._readable: dict[str, frozenset[str] | None] = {}
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
+        self._class_kinds: dict[str, str] = {}  # ``class_kind``
         self._tested_defaults: dict[str, dict[str, object]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
@@ -610,6 +611,37 @@ class ModuleDataflow:
         if info is not None and info.cls is not None:
             found = _readable_attributes(info, self.index)
         self._readable[key] = found
+        return found
+
+    def class_kind(self, name: str, qual: str | None) -> str:
+        """Whether instances of the class ``name`` (``qual``: its qualified name when imported)
+        are tensors: "tensor", "other" or "unknown" (``FunctionInterpreter.type_test``).
+        Memoised."""
+        key = qual or name
+        found = self._class_kinds.get(key)
+        if found is not None:
+            return found
+        self._class_kinds[key] = "unknown"  # (while a class's own bases are looked at)
+        if qual is not None:
+            found = _qualified_class_kind(qual)
+        elif name in self.index.classes:
+            kinds = set()
+            for owner in local_lineage(self.index.classes[name], self.index.classes):
+                for base in owner.base_names:
+                    if base in self.index.classes:
+                        continue  # (in the lineage)
+                    if base in _NOT_TENSOR_BUILTINS or base == "object":
+                        kinds.add("other")
+                    elif "." in base:
+                        kinds.add(_qualified_class_kind(base))
+                    else:
+                        kinds.add("unknown")  # (a name from a star import, `Generic[T]`)
+            found = "tensor" if "tensor" in kinds else "unknown" if "unknown" in kinds else "other"
+        elif name in _NOT_TENSOR_BUILTINS:
+            found = "other"
+        else:
+            found = "unknown"
+        self._class_kinds[key] = found
         return found
 
     def framework_base(self, cls_name: str) -> tuple[str, object] | None:
@@ -1791,6 +1823,25 @@ class FunctionInterpreter:
         # nested classes (and defs in the module's own body) are analysed on their own
         return state
 
+    def type_test(self, expr, state: State) -> str:
+        """What the class argument of an `isinstance` test says of a tensor: "tensor" (a
+        framework tensor class, or a local class built on one), "other" (a class whose
+        instances are never tensors: a builtin, numpy's array, a class of the standard library,
+        a local class on no other base), "unknown" (a class from elsewhere, or a name this
+        function binds). A tuple of classes: "tensor" if any is, "other" if all are."""
+        if type(expr) is cst.Tuple:
+            kinds = {
+                "unknown" if type(e) is cst.StarredElement else self.type_test(e.value, state)
+                for e in expr.elements
+            }
+            if "tensor" in kinds:
+                return "tensor"
+            return "other" if kinds == {"other"} else "unknown"
+        name = dotted_name(expr)
+        if name is None or name.partition(".")[0] in state.env:
+            return "unknown"
+        return self.flow.class_kind(name, self.imports.resolve(expr))
+
     def _refine(
         self, test, state: State, truth: bool, names: dict[str, str] | None = None, depth: int = 0
     ) -> None:
@@ -1838,6 +1889,25 @@ class FunctionInterpreter:
                     # torch.add(maxc, minc, out=l_)`)
                     for key, held in list(state.env.items()):
                         state.env[key] = _without_grad(held)
+        elif (
+            truth
+            and names is None
+            and kind is cst.Call
+            and type(test.func) is cst.Name
+            and test.func.value == "isinstance"
+            and "isinstance" not in state.env
+            and len(test.args) == 2
+            and not any(a.star or a.keyword for a in test.args)
+        ):
+            # inside `if isinstance(y, TensorList):` with a class from elsewhere that may or may
+            # not be a tensor's: `y` is no longer known to be a tensor (what it holds is not)
+            path = dotted_name(test.args[0].value)
+            value = state.env.get(path) if path else None
+            if (
+                isinstance(value, TensorVal)
+                and self.type_test(test.args[1].value, state) == "unknown"
+            ):
+                state.env[path] = Unknown(value.lineage)
         elif (given := _none_test(test, truth)) is not None:
             # past `if mask is not None:` (or in the `else:` of `if mask is None:`) the argument
             # is there
@@ -3935,6 +4005,23 @@ class FunctionInterpreter:
             # a module or a tensor: not a list
             checked = self.eval(call.args[0].value, state)
             if isinstance(checked, (ModuleVal, TensorVal)):
+                return ConstVal(False)
+            return UNKNOWN
+        if (
+            type(func) is cst.Name
+            and func.value == "isinstance"
+            and "isinstance" not in state.env
+            and len(call.args) == 2
+            and not any(a.star or a.keyword for a in call.args)
+        ):
+            # `if isinstance(y, TensorList):` given what the analysis takes for a tensor (a
+            # forward's input): a class that is never a tensor (a builtin, numpy's array, a local
+            # class on no tensor base) is not it (deepinv's RAM model, prec37)
+            checked = self.eval(call.args[0].value, state)
+            if (
+                isinstance(checked, TensorVal)
+                and self.type_test(call.args[1].value, state) == "other"
+            ):
                 return ConstVal(False)
             return UNKNOWN
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
@@ -9093,6 +9180,45 @@ def _tested_argument(argument: object, default: object) -> ConstVal | None:
     if isinstance(argument, ConstVal) and (argument.value is None or type(argument.value) is bool):
         return argument
     return None
+
+
+# `isinstance` class arguments whose instances are never tensors (``ModuleDataflow.class_kind``)
+_NOT_TENSOR_BUILTINS = frozenset(
+    {"list", "tuple", "dict", "set", "frozenset", "str", "bytes", "bytearray", "int", "float"}
+    | {"bool", "complex", "range", "slice", "type", "memoryview"}
+)
+_TENSOR_CLASSES = frozenset(
+    {"torch.Tensor", "torch.autograd.Variable", "torch.autograd.variable.Variable", "paddle.Tensor"}
+    | {"torch.nn.Buffer", "torch.nn.parameter.Buffer", "torch.nn.UninitializedParameter"}
+    | {"torch.nn.parameter.UninitializedParameter", "torch.nn.UninitializedBuffer"}
+    | {"paddle.base.framework.EagerParamBase", "paddle.base.framework.Parameter"}
+    | kb.PARAMETER_CLASSES
+)
+_NOT_TENSOR_CLASSES = frozenset(
+    {"torch.nn.Module", "paddle.nn.Layer", "torch.Size", "torch.dtype", "torch.device"}
+)
+
+
+def _qualified_class_kind(qual: str) -> str:
+    """ "tensor" / "other" / "unknown" for an imported class (see ``class_kind``): torch's and
+    Paddle's tensor classes, any class named `...Tensor` (`MaskedTensor`, torchvision's
+    `TVTensor`) and torchvision's tv_tensors are tensors; the standard library's and numpy's
+    classes and the frameworks' layers are not; anything else may be either."""
+    head = qual.partition(".")[0]
+    if (
+        qual in _TENSOR_CLASSES
+        or qual.rsplit(".", 1)[-1].endswith("Tensor")
+        or qual.startswith(("torchvision.tv_tensors.", "torchvision.datapoints."))
+    ):
+        return "tensor"
+    if (
+        head in sys.stdlib_module_names
+        or head == "numpy"
+        or qual in _NOT_TENSOR_CLASSES
+        or kb.is_module_class(qual)
+    ):
+        return "other"
+    return "unknown"
 
 
 def _container_types(expr) -> bool:
