@@ -1899,13 +1899,13 @@ class FunctionInterpreter:
             and len(test.args) == 2
             and not any(a.star or a.keyword for a in test.args)
         ):
-            # inside `if isinstance(y, TensorList):` with a class from elsewhere that may or may
-            # not be a tensor's: `y` is no longer known to be a tensor (what it holds is not)
+            # inside `if isinstance(y, TensorList):` (deepinv's RAM model, prec37), with a class
+            # that is not a tensor's or may not be: `y` is no longer known to be a tensor there
             path = dotted_name(test.args[0].value)
             value = state.env.get(path) if path else None
             if (
                 isinstance(value, TensorVal)
-                and self.type_test(test.args[1].value, state) == "unknown"
+                and self.type_test(test.args[1].value, state) != "tensor"
             ):
                 state.env[path] = Unknown(value.lineage)
         elif (given := _none_test(test, truth)) is not None:
@@ -4014,12 +4014,15 @@ class FunctionInterpreter:
             and len(call.args) == 2
             and not any(a.star or a.keyword for a in call.args)
         ):
-            # `if isinstance(y, TensorList):` given what the analysis takes for a tensor (a
-            # forward's input): a class that is never a tensor (a builtin, numpy's array, a local
-            # class on no tensor base) is not it (deepinv's RAM model, prec37)
+            # `isinstance(t, np.ndarray)` of a tensor this function made: a class that is never
+            # a tensor's (a builtin, numpy's array, a local class on no other base) is not its.
+            # A parameter is only taken for a tensor (`if not isinstance(heatmaps, np.ndarray):
+            # raise ...`, transformers' ViTPose): there the test stays open, and the branch
+            # where it holds no longer knows the parameter for a tensor (``_refine``)
             checked = self.eval(call.args[0].value, state)
             if (
                 isinstance(checked, TensorVal)
+                and checked.storage not in self.param_storages
                 and self.type_test(call.args[1].value, state) == "other"
             ):
                 return ConstVal(False)
@@ -8747,6 +8750,15 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(module)
         elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
+        elif (
+            isinstance(value, FrameworkRef)
+            and value.qualname.startswith("<local-function>.")
+            and not value.bound
+            and not value.bound_keywords
+        ):
+            # `train_step(netG, clf, x, y, normalize_and_scale)`: the helper the callee calls
+            # through its parameter (`scale_fn(delta, n)`) is this module's function
+            entry.append(value)
         elif isinstance(value, OptimizerVal) and value.modules is not None:
             entry.append(value)  # `run_epoch(model, loader, optimizer)`: what its step updates
         elif (
