@@ -219,6 +219,10 @@ class FunctionSummary:
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
     # hands the caller a `z` that its next write into breaks the backward of the first item.
     saved_items: tuple[int, dict[int, str]] | None = None
+    # The same for a dict every return path builds with the same string keys (`return
+    # {"logits": z, "probs": z.softmax(-1)}`, a local dataclass `Out(logits=z, probs=...)`):
+    # its tensor keys, and those (key -> saved as what) saved on the way to the returned values
+    saved_entries: tuple[tuple[str, ...], dict[str, str]] | None = None
     # a forward that reads a `self.<state>` it then rebinds to a tensor with a graph (a recurrent
     # state kept on the module, not detached): the next call's result carries this call's graph
     carries_graph: bool = False
@@ -1156,6 +1160,7 @@ class FunctionInterpreter:
         self.reference_returns: list[FrameworkRef | None] = []  # one entry per return path
         self.graph_save_exits: list[dict[tuple[int, int], str]] = []  # per way out (above)
         self.tuple_returns: list[tuple[int, dict[int, str]] | None] = []  # per return path
+        self.dict_returns: list[tuple[tuple[str, ...], dict[str, str]] | None] = []  # the same
         # per return path, ``FunctionSummary.item_self_submodules`` of its tuple (or None)
         self.item_submodule_returns: list[tuple | None] = []
         self.item_contains_returns: list[tuple[frozenset[int], ...]] = []  # the same, per path
@@ -2418,6 +2423,7 @@ class FunctionInterpreter:
         if lineage:
             self._record_saved_inputs(lineage, state)
         self._record_saved_items(value, lineage, state)
+        self._record_saved_entries(value, lineage, state)
         self._record_item_submodules(value, state)
         self._record_attribute_saves(lineage, state)
         if _portable(value):
@@ -2471,6 +2477,32 @@ class FunctionInterpreter:
             if all(index in other[1] for other in self.tuple_returns)
         }
         self.result.summary.saved_items = (first[0], common) if common else None
+
+    def _record_saved_entries(self, value: Value, lineage: frozenset[int], state: State) -> None:
+        """``FunctionSummary.saved_entries``: kept only while every return path agrees."""
+        found = None
+        if type(value) is DictVal and lineage:
+            keys = tuple(k for k, v in value.items if type(k) is str and isinstance(v, TensorVal))
+            entries: dict[str, str] = {}
+            for key, item in value.items:
+                if type(key) is str and isinstance(item, TensorVal):
+                    for save in state.saves.get(item.storage, ()):
+                        if save.certain and save.op_id in lineage and save.what != "ctx attribute":
+                            entries.setdefault(key, save.what)
+            found = (keys, entries) if entries and len(set(keys)) == len(keys) else None
+        self.dict_returns.append(found)
+        first = self.dict_returns[0]
+        if first is None or any(
+            other is None or set(other[0]) != set(first[0]) for other in self.dict_returns
+        ):
+            self.result.summary.saved_entries = None
+            return
+        common = {
+            key: what
+            for key, what in first[1].items()
+            if all(key in other[1] for other in self.dict_returns)
+        }
+        self.result.summary.saved_entries = (first[0], common) if common else None
 
     def _record_attribute_saves(self, lineage: frozenset[int], state: State) -> None:
         """``FunctionSummary.attribute_saves``: kept while every return path agrees."""
@@ -3552,6 +3584,10 @@ class FunctionInterpreter:
             return FrameworkRef(qual)
         attr = expr.attr.value
         base = self._eval_receiver(expr.value, attr, state)
+        if type(base) is DictVal and (entry := base.get(attr)) is not None:
+            # a field of a dataclass (or a model output) built here or returned by a call
+            # (`out.probs`): its value, as `out["probs"]`
+            return entry
         if (
             attr == "apply"
             and isinstance(base, FrameworkRef)
@@ -5338,6 +5374,18 @@ class FunctionInterpreter:
                                 ),
                             )
                             continue
+                        # (a Linear saves its weight, never its bias)
+                        only = None if "*" in what else frozenset({what})
+                        by = owner.node
+                        if owner.owner_attr is not None:
+                            # a layer seen through the instance holding it (`self.flava.
+                            # text_projection(x)`) shares that instance's parameter storage: the
+                            # save names its path there, so that a write of another parameter
+                            # of the instance (`self.flava.logit_scale.data.clamp_()`) is not
+                            # held against it
+                            path = owner.owner_attr
+                            only = frozenset({path if only is None else f"{path}.{what}"})
+                            by = owner.owner_by
                         state.add_save(
                             owner.params_storage_key,
                             Save(
@@ -5346,9 +5394,8 @@ class FunctionInterpreter:
                                 op_id,
                                 f"parameters `{what}`" if "*" in what else f"parameter `{what}`",
                                 certain,
-                                # (a Linear saves its weight, never its bias)
-                                only=None if "*" in what else frozenset({what}),
-                                by=owner.node,
+                                only=only,
+                                by=by,
                             ),
                         )
                     for buffer in facts.inplace_buffers or ():
@@ -5543,7 +5590,7 @@ class FunctionInterpreter:
                             by=owner.node,
                         ),
                     )
-        return result
+        return self._saved_entries_result(summary, result, call, state, op_text)
 
     def _forward_graph_attributes(
         self, module: ModuleVal, summary: FunctionSummary, lineage: frozenset[int], state: State
@@ -5984,6 +6031,8 @@ class FunctionInterpreter:
                 self._apply_self_submodules(callee.summary, result, call, state, op_text)
             if module is not None and module.has_parameters:
                 self._apply_own_parameters(callee.summary, module, result, call, state, op_text)
+            if callee.summary.saved_entries is not None and isinstance(result, TensorVal):
+                return self._saved_entries_result(callee.summary, result, call, state, op_text)
             if callee.summary.returns_dict and isinstance(result, TensorVal):
                 # `grads = self._integrate_gradients(instance)` returning the dict it built:
                 # entries to read (with the call's graph), not a tensor to write into
@@ -6310,6 +6359,24 @@ class FunctionInterpreter:
                 state.add_save(part.storage, Save(_unquote(op_text), call, op_id, saved[index]))
             parts.append(part)
         return SeqVal(tuple(parts), result.lineage)
+
+    def _saved_entries_result(
+        self, summary: FunctionSummary | None, result: Value, call, state: State, op_text: str
+    ) -> Value:
+        """A call to a function whose returned dict holds tensors saved on the way to it
+        (``FunctionSummary.saved_entries``): a dict of one tensor per key, the saved ones saved
+        by this call (`out["probs"] *= 0.9`, `out.probs *= 0.9` of a dataclass output)."""
+        if summary is None or summary.saved_entries is None or not isinstance(result, TensorVal):
+            return result
+        keys, saved = summary.saved_entries
+        op_id = _last_op_id(result)
+        items = []
+        for key in keys:
+            part = replace(result, storage=new_id(), nondiff_outputs=())
+            if key in saved and op_id is not None and state.grad_enabled:
+                state.add_save(part.storage, Save(_unquote(op_text), call, op_id, saved[key]))
+            items.append((key, part))
+        return DictVal(result.lineage, tuple(items))
 
     def _apply_callee_saves(
         self,
@@ -6693,6 +6760,20 @@ class FunctionInterpreter:
             if init_key in self.index.functions:
                 entry = _entry_signature(self._arguments_by_index(init_key, positional, keywords))
             return replace(optimizer, local_class=cls_name, init_entry=entry)
+        if (
+            cls is not None
+            and not positional
+            and keywords
+            and not any(a.star for a in call.args)
+            and "__init__" not in cls.methods
+            and _record_class(cls)
+        ):
+            # `ClsOutput(logits=z, probs=z.softmax(-1))` of a local `@dataclass` or NamedTuple
+            # (HF-style model outputs): its fields are what was given, read as `out.probs`
+            return DictVal(
+                frozenset().union(*(lineage_of(v) for v in keywords.values())),
+                tuple(keywords.items()),
+            )
         if cls is not None and _mapping_class(cls, self.index):
             # `AttrDict(q=...)` of `class AttrDict(dict)`: a mapping like `dict(q=...)`, whose
             # entries are read as attributes
@@ -6833,6 +6914,12 @@ class FunctionInterpreter:
             and positional[0].named
         ):
             return replace(positional[0], mapping=True)  # `dict(rnn.named_parameters())`
+        if builtin == "dict" and not positional and not any(a.star for a in call.args):
+            # `dict(logits=z, probs=z.softmax(-1))`: its entries, as `{"logits": z, ...}`
+            return DictVal(
+                frozenset().union(*(lineage_of(v) for v in keywords.values())),
+                tuple(keywords.items()),
+            )
         if builtin == "dict":
             # `dict(assertions)`, `dict(zip(names, feats))`: a dict, never a tensor; its entries
             # are not followed
@@ -10454,6 +10541,18 @@ _METADATA_ATTRIBUTES = frozenset(
 _MAPPING_BASES = frozenset(
     {"dict", "collections.OrderedDict", "OrderedDict", "collections.UserDict", "UserDict"}
 )
+
+
+def _record_class(cls: ClassInfo) -> bool:
+    """A local class whose constructor only stores its fields: `@dataclass` (of dataclasses,
+    or any decorator named so) or a `NamedTuple` subclass."""
+    for decorator in cls.node.decorators:
+        expr = decorator.decorator
+        if type(expr) is cst.Call:
+            expr = expr.func
+        if (dotted_name(expr) or "").rsplit(".", 1)[-1] == "dataclass":
+            return True
+    return any(base.rsplit(".", 1)[-1] == "NamedTuple" for base in cls.base_names)
 
 
 def _mapping_class(cls: ClassInfo, index: ModuleIndex, depth: int = 0) -> bool:
