@@ -39,7 +39,7 @@ import itertools
 import re
 import symtable
 import warnings
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -1231,6 +1231,9 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
         return deps + module.named(module.classes, unit.bases)
     names, called = unit.names, unit.scan.called
     entry = called | set(MODULE_ENTRY_METHODS)
+    # `self.net.frac(x)`: a call of what the chain reads runs the entry of the class built there
+    # (`self.frac = Frac()` in the `__init__` of `self.net`'s class), which the chain reaches
+    chained = entry if not called.isdisjoint(unit.scan.read_attrs) else frozenset()
     deps += module.named(module.functions, names)
     # `__init__` builds modules; it calls one only through a local name or an attribute
     calls_instances = unit.name != "__init__" or not called.isdisjoint(unit.scan.bound)
@@ -1239,11 +1242,11 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
         if calls_instances and cls.name in unit.scan.read_names:
             deps += _methods_named(cls, entry)  # `Block(...)(x)`, `Fn.apply(x)`, `blk.m()`
         if cls.name in unit.scan.read_names:
-            deps += _inits_read_through(cls, unit.attrs, module)
+            deps += _inits_read_through(cls, unit.attrs, module, chained)
     # `def edit(model): model.bert.encoder.layer[i].output.dense.weight[:, p] -= d` given a
     # `BertForMaskedLM()` by its caller: the chain is resolved through the `__init__` of every
     # class whose instance may be there, which this unit does not name
-    deps += _inits_assigning(unit.scan.read_attrs, module)
+    deps += _inits_assigning(unit.scan.read_attrs, module, chained)
     for cls in module.given_instances.get(unit, ()):
         # `model.process(z)` on the instance it may be given (``_may_call``)
         deps.append(cls)
@@ -1293,13 +1296,18 @@ def _forward_assigns(cls: _Unit) -> set[str]:
     return cls.forward_assigns
 
 
-def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_Unit]:
+def _inits_read_through(
+    cls: _Unit, attrs: set[str], module: _Module, entry: Collection[str] = ()
+) -> list[_Unit]:
     """`m = M(); m.enc.layer[0].dense.weight.add_(1)`: the `__init__` of every class whose
     attributes the chain reads (``attrs``, the reading unit's), following the classes each such
-    `__init__` names (`self.enc = Enc()`, then Enc's `self.layer = nn.ModuleList([...])`)."""
+    `__init__` names (`self.enc = Enc()`, then Enc's `self.layer = nn.ModuleList([...])`), and
+    the methods named ``entry`` of those classes (a unit calling through the chain,
+    `self.net.frac(x)`, runs `Frac.forward`)."""
     found: list[_Unit] = []
     seen: set[int] = set()
     todo = [cls]
+    wanted = set(entry)
     while todo:
         current = todo.pop()
         if id(current) in seen:
@@ -1310,11 +1318,14 @@ def _inits_read_through(cls: _Unit, attrs: set[str], module: _Module) -> list[_U
             if read:
                 found += owner.init
                 for names in read:
-                    todo += module.named(module.classes, set(names))
+                    for built in module.named(module.classes, set(names)):
+                        todo.append(built)
+                        if wanted:
+                            found += _methods_named(built, wanted)
     return found
 
 
-def _inits_assigning(attrs: set[str], module: _Module) -> list[_Unit]:
+def _inits_assigning(attrs: set[str], module: _Module, entry: Collection[str] = ()) -> list[_Unit]:
     """The `__init__` of every local class that binds one of ``attrs`` on `self`, and what
     ``_inits_read_through`` follows from there."""
     index = module.assigning_classes()
@@ -1324,7 +1335,7 @@ def _inits_assigning(attrs: set[str], module: _Module) -> list[_Unit]:
             classes[id(cls)] = cls
     found: list[_Unit] = []
     for cls in classes.values():
-        found += _inits_read_through(cls, attrs, module)
+        found += _inits_read_through(cls, attrs, module, entry)
     return found
 
 

@@ -4360,7 +4360,7 @@ class FunctionInterpreter:
                 keywords.get("tensors", UNKNOWN),
             ]
             lineage = frozenset().union(*(lineage_of(v) for v in roots))
-            retain = _retain_requested(call)
+            retain = _retain_requested(call, state.env)
             stepped = self.ran_backward
             self.backward(lineage if lineage else None, state, retain)
             if qual == "torch.autograd.grad" and state.grad_enabled:
@@ -4733,7 +4733,7 @@ class FunctionInterpreter:
             return self.call_local_function(f"{self.cls.name}.{method}", call, state)
         if method == "backward":
             positional, _ = self._args(call, state)
-            retain = _retain_requested(call)
+            retain = _retain_requested(call, state.env)
             lineage = lineage_of(receiver)
             if not lineage and positional and isinstance(positional[0], TensorVal):
                 # `accelerator.backward(loss)`, `scaler.backward(loss)`: the loss's backward
@@ -4818,7 +4818,7 @@ class FunctionInterpreter:
         fw = tensor.fw
         if method == "backward":
             self._args(call, state)
-            retain = _retain_requested(call)
+            retain = _retain_requested(call, state.env)
             self.backward(tensor.lineage or None, state, retain)
             for origin in sorted(tensor.lineage & self.param_origins.keys()):
                 index = self.param_origins[origin]
@@ -5013,7 +5013,7 @@ class FunctionInterpreter:
         ):
             # a LightningModule's `self.manual_backward(loss)`: `loss.backward()`
             positional, _ = self._args(call, state)
-            retain = _retain_requested(call)
+            retain = _retain_requested(call, state.env)
             lineage = lineage_of(positional[0]) if positional else frozenset()
             self.backward(lineage if lineage else None, state, retain)
             return UNKNOWN
@@ -6161,10 +6161,18 @@ class FunctionInterpreter:
         # its submodules' parameters are the module's too (`model.get_state(obs)` returning
         # `self.features(obs)`: `model.parameters()` holds them)
         saved = summary.saved_own_parameters
+        only = None
         if saved is None and summary.saved_self_submodules:
             saved = next(iter(summary.saved_self_submodules.values()))
+            # (the submodules it went through, where the analysis followed it whole: FQF's
+            # `calculate_quantiles` reads `cosine_net` and `quantile_net`, so a step of
+            # `fraction_net`'s optimizer does not break this save, recall39)
+            only = summary.saved_parameters() or None
         if saved is not None:
-            state.add_save(module.params_storage_key, Save(_unquote(op_text), call, op_id, saved))
+            state.add_save(
+                module.params_storage_key,
+                Save(_unquote(op_text), call, op_id, saved, only=only, by=module.node),
+            )
         graph = summary.graph_own_parameters or bool(summary.graph_self_submodules)
         if graph and op_id not in self.module_ops:
             self.module_ops[op_id] = module.params_storage_key
@@ -7830,6 +7838,10 @@ class FunctionInterpreter:
             return None
         root, *attrs = label.split(".")
         held = state.env.get(root)
+        if root == "self" and len(attrs) > 1:
+            # `SGD(self.net.b.parameters())` in an agent's method: `self.net` holds them
+            root, *attrs = f"self.{attrs[0]}", *attrs[1:]
+            held = state.env.get(root)
         if not isinstance(held, ModuleVal) or held.path == "self" or not held.local_class:
             return None
         container = held.node
@@ -7839,7 +7851,9 @@ class FunctionInterpreter:
             held = self._module_attribute(held, attr, None)
         if not isinstance(held, ModuleVal) or held.node is None:
             return None
-        return (held.node, container)  # (a save by the whole instance's call holds too)
+        # (a save by the whole instance's call holds too; one that names the submodules it
+        # kept holds if it names this one: a layer called through the instance, `self.net.a`)
+        return (held.node, container, ".".join(attrs))
 
     def _grad_result(self, call: cst.Call, positional, keywords, lineage) -> Value:
         """`torch.autograd.grad(outputs, inputs, create_graph=True)`: one derivative per input,
@@ -8061,8 +8075,10 @@ class FunctionInterpreter:
             # container is another module's parameters (unless built by the same call)
             # (``writer`` may also be (submodule, its container): a save by the container's own
             # call holds, one by a sibling submodule does not)
-            writers = writer if type(writer) is tuple else (writer,)
+            writers = writer[:2] if type(writer) is tuple else (writer,)
             saves = tuple(s for s in saves if s.by is None or any(s.by is w for w in writers))
+            if type(writer) is tuple and len(writer) == 3:
+                saves = _naming(saves, writer[1], writer[2])
         if bumps and not tensor.via_data:
             # `self.sigma * self.epsilon.data` saved an alias with a version counter of its
             # own: a later `self.epsilon.normal_()` does not make its backward raise
@@ -10770,10 +10786,14 @@ def _inference_mode_literal(call: cst.Call) -> object:
     return True if mode is None else _literal(mode)
 
 
-def _retain_requested(call: cst.Call) -> bool:
+def _retain_requested(call: cst.Call, env: dict | None = None) -> bool:
     """A backward call (`loss.backward(...)`, `self.manual_backward(...)`) that keeps the graph:
-    `retain_graph=True` or `create_graph=True`."""
-    return _literal_kw(call, "retain_graph") is True or _literal_kw(call, "create_graph") is True
+    `retain_graph=True` or `create_graph=True`, or a name holding True there (a helper's
+    `loss.backward(retain_graph=retain_graph)` run for a caller passing `retain_graph=True`)."""
+    return (
+        _literal_kw(call, "retain_graph", env) is True
+        or _literal_kw(call, "create_graph", env) is True
+    )
 
 
 def _lambda_builtin(call: cst.Call, name: str, state: State) -> bool:
