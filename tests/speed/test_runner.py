@@ -37,6 +37,41 @@ def test_pool_and_in_process_agree_sorted_by_path(monkeypatch) -> None:
     assert [r.path for r in pooled] == sorted(str(f) for f in files)
 
 
+@pytest.mark.skipif(
+    "fork" not in __import__("multiprocessing").get_all_start_methods(),
+    reason="the patched batch function reaches the workers only through fork",
+)
+def test_a_worker_that_dies_costs_its_batch_not_the_run(monkeypatch, tmp_path: Path) -> None:
+    files = FIXTURE_FILES[:30]
+    doomed = files[7]
+    lint_batch = runner._lint_batch
+
+    def crashing(batch):
+        if any(task.path == str(doomed) for task in batch):
+            import os
+
+            os._exit(3)  # as a segfault in native code or the OOM killer would end it
+        return lint_batch(batch)
+
+    monkeypatch.setattr(runner, "IN_PROCESS_BYTES", 0)
+    monkeypatch.setattr(runner, "_lint_batch", crashing)
+    stats = RunStats()
+    results = run(files, _settings, jobs=2, stats=stats, cache_dir=tmp_path / "cache")
+    assert stats.workers == 2
+    assert len(results) == len(files)
+    died = [r for r in results if any("died" in d.message for d in r.diagnostics)]
+    assert str(doomed) in {r.path for r in died}
+    assert all(d.code == "IPL903" for r in died for d in r.diagnostics)
+    expected = {str(f): r for f, r in zip(files, run(files, _settings, jobs=1))}
+    for result in results:
+        if result not in died:
+            assert result.diagnostics == expected[result.path].diagnostics
+    # nothing of the dead batch was cached: a second run lints those files again
+    monkeypatch.setattr(runner, "_lint_batch", lint_batch)
+    again = run(files, _settings, jobs=2, cache_dir=tmp_path / "cache")
+    assert _key(again) == _key(run(files, _settings, jobs=1))
+
+
 def test_results_match_the_library_api() -> None:
     for result in run(FIXTURE_FILES, _settings, jobs=1):
         text = Path(result.path).read_text(encoding="utf-8")
