@@ -115,6 +115,10 @@ class FunctionSummary:
     rebound_attributes: dict[str, bool | None] | None = None
     returned: Value | None = None  # modules / optimizers / tuples of them a factory returns
     saved_params: dict[int, str] = field(default_factory=dict)  # argument index -> saved as what
+    # the same for the tensors of a list or tuple argument, by (argument index, position):
+    # MAML's `forward(params, x)` with `F.linear(x, params[0], params[1])` saved the caller's
+    # fast weights, which its `w.sub_(lr * g)` then breaks
+    saved_param_items: dict[tuple[int, int], str] = field(default_factory=dict)
     saved_self_attributes: set[str] = field(default_factory=set)  # forward saved `self.<name>`
     # those of them saved for their version only (``Save.version_only``: BN running statistics)
     version_only_attributes: set[str] = field(default_factory=set)
@@ -327,6 +331,7 @@ class ModuleDataflow:
         self._readable: dict[str, frozenset[str] | None] = {}
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
         self._class_kinds: dict[str, str] = {}  # ``class_kind``
+        self._reads_only: dict[tuple[str, str], bool] = {}  # ``reads_only``
         self._tested_defaults: dict[str, dict[str, object]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
@@ -750,6 +755,18 @@ class ModuleDataflow:
             elif _config_default(param.default):
                 out[param.name.value] = CONFIG_DEFAULT
         return out
+
+    def reads_only(self, key: str, name: str) -> bool:
+        """Whether the function only reads the list its parameter ``name`` holds: every use is
+        an item read (`params[0]`, not a target), a loop over it, or an argument of a builtin
+        that does not change it (`len`, `zip`, `enumerate` ...). Memoised."""
+        memo = (key, name)
+        found = self._reads_only.get(memo)
+        if found is None:
+            info = self.index.functions.get(key)
+            found = info is not None and _reads_only(info.node, name)
+            self._reads_only[memo] = found
+        return found
 
     def parameter_names(self, key: str) -> list[str]:
         """Positional and keyword parameters of a function, without `self` / `cls` / `ctx`."""
@@ -2608,6 +2625,8 @@ class FunctionInterpreter:
                 continue
             if storage in self.param_storages:
                 summary.saved_params.setdefault(self.param_storages[storage], reached[0].what)
+            elif storage in self.item_of_param:
+                summary.saved_param_items.setdefault(self.item_of_param[storage], reached[0].what)
             if (
                 has_self
                 and isinstance(storage, str)
@@ -3320,12 +3339,22 @@ class FunctionInterpreter:
             return self._eval_comprehension(expr, state)
         return UNKNOWN
 
-    def _lists_escape(self, call: cst.Call, state: State) -> None:
+    def _lists_escape(self, call: cst.Call, state: State, key: str | None = None) -> None:
         """A list handed to a call the analysis does not follow may be filled there
         (PaddleClas ReXNet's `conv_bn_act(out, ...)` appends to `out`): what it holds is no
-        longer known."""
-        for arg in call.args:
+        longer known. A local function (``key``) that only reads the list it is given
+        (`functional_forward(params, x)` reading `params[0]`, MAML's fast weights) leaves it
+        as it was (``ModuleDataflow.reads_only``)."""
+        names = self.flow.parameter_names(key) if key is not None else []
+        for position, arg in enumerate(call.args):
             if type(arg.value) is cst.Name and isinstance(state.env.get(arg.value.value), SeqVal):
+                if key is not None and not any(a.star for a in call.args[: position + 1]):
+                    if arg.keyword is not None:
+                        param = arg.keyword.value
+                    else:
+                        param = names[position] if position < len(names) else None
+                    if param is not None and self.flow.reads_only(key, param):
+                        continue
                 state.env[arg.value.value] = UNKNOWN
             elif type(arg.value) is cst.Name and isinstance(
                 held := state.env.get(arg.value.value), DictVal
@@ -5830,7 +5859,7 @@ class FunctionInterpreter:
         if bound is not None:
             positional = [*bound[0], *positional]
             keywords = {**bound[1], **keywords}
-        self._lists_escape(call, state)
+        self._lists_escape(call, state, None if bound is not None else key)
         self._note_call(key, state)
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
@@ -6403,6 +6432,12 @@ class FunctionInterpreter:
         for index, what in summary.saved_params.items():
             if index < len(arguments) and isinstance(arguments[index], TensorVal):
                 state.add_save(arguments[index].storage, Save(_unquote(op_text), call, op_id, what))
+        for (index, position), what in summary.saved_param_items.items():
+            passed = arguments[index] if index < len(arguments) else None
+            if isinstance(passed, SeqVal) and position < len(passed.items):
+                item = passed.items[position]
+                if isinstance(item, TensorVal):
+                    state.add_save(item.storage, Save(_unquote(op_text), call, op_id, what))
         passed = {a.params_storage_key for a in arguments if isinstance(a, ModuleVal)}
         for storage, what in summary.saved_module_arguments.items():
             if storage in passed:
@@ -11352,6 +11387,57 @@ _SEQUENCE_OPS = frozenset(
     {"cat", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack"}
     | {"broadcast_tensors", "meshgrid", "block_diag", "add_n", "multi_dot", "chain_matmul"}
 )
+
+
+# builtins that read a list they are given and keep no reference to it
+_LIST_READERS = frozenset(
+    {"len", "zip", "enumerate", "iter", "list", "tuple", "sum", "min", "max", "sorted"}
+    | {"reversed", "isinstance", "print", "any", "all", "map", "filter"}
+)
+
+
+def _reads_only(fn: cst.FunctionDef, name: str) -> bool:
+    """``ModuleDataflow.reads_only``: a walk of the body with each node's parent."""
+    targets: set[int] = set()  # (subscripts written: `p[i] = v`, `p[i] += v`, `del p[i]`)
+    parents: dict[int, object] = {}
+    uses: list[cst.Name] = []
+    stack: list = [fn.body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Name:
+            if node.value == name:
+                uses.append(node)
+            continue
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal):
+            if name in _names_in(node):
+                return False  # (a nested scope, or a rebinding out of this one)
+            continue
+        if kind is cst.Assign:
+            targets.update(id(t.target) for t in node.targets)
+        elif kind in (cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.CompFor):
+            targets.add(id(node.target))
+        for child in _subnodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+    for use in uses:
+        parent = parents.get(id(use))
+        if id(use) in targets:
+            continue  # (`p = ...`: the name rebound; what it held is not changed by that)
+        if type(parent) is cst.Subscript and parent.value is use and id(parent) not in targets:
+            continue  # `p[0]`
+        if type(parent) in (cst.For, cst.CompFor) and parent.iter is use:
+            continue  # `for w in p:`
+        if type(parent) is cst.Arg and parent.value is use and not parent.star:
+            call = parents.get(id(parent))
+            if (
+                type(call) is cst.Call
+                and type(call.func) is cst.Name
+                and call.func.value in _LIST_READERS
+            ):
+                continue  # `zip(p, grads)`, `len(p)`
+        return False
+    return True
 
 
 def _subnodes(node) -> list:
