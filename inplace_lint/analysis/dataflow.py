@@ -2043,6 +2043,17 @@ class FunctionInterpreter:
             body_state = self.exec_block(_body(stmt), body_state)
             body_state.reachable = True  # `break` / `continue` / early return inside the loop
             current = body_state  # a later iteration starts where an earlier one ended
+        if start is not None and isinstance(stmt, cst.For) and _tests_last_pass(stmt):
+            # `for i, layer in enumerate(self.layers): h = layer(h); if i < len(self.layers) -
+            # 1: h = F.relu(h)` (an MLP's activation between layers, none after the last): the
+            # loop leaves what its last pass made, where that test is false (lookalike41)
+            body_state = current.copy()
+            item = _next_element(self._iteration_value(self.eval(stmt.iter, body_state), stmt.iter))
+            item = self._with_counter(stmt, item, start, first=False, last=True)
+            self.bind(stmt.target, item, body_state, stmt)
+            body_state = self.exec_block(_body(stmt), body_state)
+            body_state.reachable = True
+            current = body_state
         # After the loop: it ran no time, or (as far as the passes go) it ran through. Not the
         # end of every pass: a name rebound in each iteration holds the last iteration's value,
         # and the first pass's ops must not be counted as reached through it.
@@ -2212,14 +2223,16 @@ class FunctionInterpreter:
             return None
         return start
 
-    def _with_counter(self, stmt: cst.For, item: Value, start: int, first: bool) -> Value:
+    def _with_counter(
+        self, stmt: cst.For, item: Value, start: int, first: bool, last: bool = False
+    ) -> Value:
         """The loop's item with its counter a ``LoopCounter`` (first pass, or a later one)."""
         if isinstance(item, TensorVal):
             # `range(len(feats))` with `feats` taken for a tensor: the analysis indexes with
             # what it made of the range, as before (a list-returning module's items indexed by
             # a true int were a false IPL012 on ppdiffusers' adapter)
             return item
-        counter = LoopCounter(start=start, first=first)
+        counter = LoopCounter(start=start, first=first, last=last)
         if type(stmt.target) is cst.Name:  # `for t in range(...)`
             return counter
         if isinstance(item, SeqVal) and item.items:  # `for i, x in enumerate(...)`
@@ -11251,6 +11264,14 @@ def _equality_test(expr, values: list) -> ConstVal | None:
     if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1 or len(values) != 2:
         return None
     left, right = values
+    if isinstance(left, LoopCounter) and left.last and _minus_one(expr.comparisons[0].comparator):
+        # `i < n - 1` on the loop's last pass (``_tests_last_pass``)
+        operator = type(expr.comparisons[0].operator)
+        if operator in (cst.LessThan, cst.NotEqual):
+            return ConstVal(False)
+        if operator in (cst.Equal, cst.GreaterThanEqual):
+            return ConstVal(True)
+        return None
     if isinstance(left, LoopCounter) and isinstance(right, ConstVal):
         return _counter_test(left, type(expr.comparisons[0].operator), right.value)
     if not (isinstance(left, ConstVal) and isinstance(left.value, (str, bool, type(None)))):
@@ -11529,6 +11550,43 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 # whitespace, comments, operators and punctuation: the value nodes fastcst shares
 _TRIVIA = value_node_classes()
 _NODE_KINDS: dict[type, bool] = {}
+
+
+def _minus_one(expr) -> bool:
+    """`<something> - 1`."""
+    return (
+        type(expr) is cst.BinaryOperation
+        and type(expr.operator) is cst.Subtract
+        and type(expr.right) is cst.Integer
+        and expr.right.value == "1"
+    )
+
+
+def _tests_last_pass(stmt: cst.For) -> bool:
+    """A counted loop without `break` whose body compares its counter with `<something> - 1`
+    (`if i < len(self.layers) - 1:`, `i != n - 1`, `i == n - 1`)."""
+    name = _counter_name(stmt)
+    if name is None:
+        return False
+    found = False
+    stack: list = [stmt.body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Break:
+            return False
+        if kind in (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue  # (a `break` there is that loop's; a test there is not on this counter)
+        if (
+            kind is cst.Comparison
+            and len(node.comparisons) == 1
+            and type(node.left) is cst.Name
+            and node.left.value == name
+            and _minus_one(node.comparisons[0].comparator)
+        ):
+            found = True
+        stack.extend(_subnodes(node))
+    return found
 
 
 def _counter_test(counter: LoopCounter, operator: type, other: object) -> ConstVal | None:

@@ -332,6 +332,8 @@ class LoopCounter(Unknown):
 
     start: int = 0
     first: bool = True
+    # the loop's last pass (``FunctionInterpreter.exec_loop``): `i < n - 1` is false there
+    last: bool = False
 
 
 @dataclass(frozen=True)
