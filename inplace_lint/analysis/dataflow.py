@@ -6694,9 +6694,18 @@ class FunctionInterpreter:
             # version is the written one
             self._apply_param_writes(forward.summary, list(positional), call, state, op_text)
         if forward is not None and recorded:
+            cls = self.index.classes.get(cls_name)
+            # Paddle checks no version for what a PyLayer saved (`ctx.save_for_backward`,
+            # measured on 3.3.1, lookalike41): a later write silently changes what its backward
+            # reads, as a torch Function's ctx attribute does (IPL107), not the version error
+            saved = (
+                "ctx attribute"
+                if cls is not None and cls.autograd_function_fw == "paddle"
+                else "input"
+            )
             for index in forward.summary.ctx_saved:
                 if index < len(positional) and isinstance(positional[index], TensorVal):
-                    state.add_save(positional[index].storage, Save(op_text, call, op_id, "input"))
+                    state.add_save(positional[index].storage, Save(op_text, call, op_id, saved))
             for index in forward.summary.ctx_stashed:
                 if index < len(positional) and isinstance(positional[index], TensorVal):
                     state.add_save(

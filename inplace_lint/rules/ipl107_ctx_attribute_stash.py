@@ -53,13 +53,21 @@ class CtxAttributeStash(Rule):
             saves = [
                 s for s in write.confirmed_saves(certain_only=False) if s.what == "ctx attribute"
             ]
-            if write.fw != "torch" or not saves:
+            if not saves:
                 continue
-            message = (
-                f"{quote(saves[0].op)} on line {line_of(0)} kept `{write.target_text}` as a ctx attribute "
-                f"(not `save_for_backward`); {write.op_text} changes it before backward: no error, "
-                "silently wrong gradients"
-            )
+            if write.fw == "paddle":
+                # (Paddle checks no version for a PyLayer's saved tensors either)
+                message = (
+                    f"{quote(saves[0].op)} on line {line_of(0)} saved `{write.target_text}` on its "
+                    f"ctx, whose version Paddle does not check; {write.op_text} changes it before "
+                    "backward: no error, silently wrong gradients"
+                )
+            else:
+                message = (
+                    f"{quote(saves[0].op)} on line {line_of(0)} kept `{write.target_text}` as a ctx attribute "
+                    f"(not `save_for_backward`); {write.op_text} changes it before backward: no error, "
+                    "silently wrong gradients"
+                )
             yield Finding(
                 self.code,
                 write.node,
