@@ -1144,6 +1144,11 @@ def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Modul
     cls = method.owner
     if unit.owner is cls or cls.name in unit.names:
         return True
+    if not unit.scan.called.isdisjoint(_NO_GRAD_NAMES) or not unit.attrs.isdisjoint(_NO_GRAD_NAMES):
+        # `expert.copy_from_experts_module(...)` under `no_grad` on an object the analysis
+        # cannot tell: its call without grad counts for the method's guards
+        # (``FunctionInterpreter._note_unresolved_calls``)
+        return True
     if unit.owner is not None and (
         unit.owner in module.lineage(cls) or cls in module.lineage(unit.owner)
     ):
@@ -1179,6 +1184,9 @@ def _may_call(unit: _Unit, method: _Unit, instantiated: set[str], module: _Modul
         and "self" in unit.scan.called
         and _keeps_given_objects(unit.owner)
     )
+
+
+_NO_GRAD_NAMES = frozenset({"no_grad", "inference_mode"})
 
 
 def _keeps_given_objects(cls: _Unit) -> bool:

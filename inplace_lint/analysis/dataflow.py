@@ -332,6 +332,7 @@ class ModuleDataflow:
         self._framework_bases: dict[str, tuple[str, object] | None] = {}
         self._class_kinds: dict[str, str] = {}  # ``class_kind``
         self._reads_only: dict[tuple[str, str], bool] = {}  # ``reads_only``
+        self._methods_named: dict[str, tuple[str, ...]] = {}  # ``methods_named``
         self._tested_defaults: dict[str, dict[str, object]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
@@ -755,6 +756,20 @@ class ModuleDataflow:
             elif _config_default(param.default):
                 out[param.name.value] = CONFIG_DEFAULT
         return out
+
+    def methods_named(self, name: str) -> tuple[str, ...]:
+        """The keys of this module's class methods called ``name`` (memoised)."""
+        found = self._methods_named.get(name)
+        if found is None:
+            found = tuple(
+                key
+                for key, info in self.index.functions.items()
+                if info.cls is not None
+                and info.node.name.value == name
+                and key == f"{info.cls.name}.{name}"
+            )
+            self._methods_named[name] = found
+        return found
 
     def reads_only(self, key: str, name: str) -> bool:
         """Whether the function only reads the list its parameter ``name`` holds: every use is
@@ -1732,6 +1747,19 @@ class FunctionInterpreter:
             if pushed:
                 del self.conditions[-pushed:]
         return state
+
+    def _note_unresolved_calls(self, method: str, state: State) -> None:
+        """`expert.copy_from_experts_module(experts, i)` under `no_grad` on an object the
+        analysis cannot tell (`expert = self[index]` of a ModuleList subclass built by
+        `cls(...)`: llmcompressor, prec38): a call, without grad, of each method of this
+        module's classes so named. Only
+        calls without grad are noted so: they can only make a method's callers all run it
+        without grad (``ModuleDataflow._apply_caller_guards``), never add a call with grad."""
+        if method.startswith("__") or method.endswith("_"):
+            return  # (a tensor's own in-place methods)
+        keys = self.flow.methods_named(method)
+        for key in keys:
+            self._note_call(key, state)
 
     def _note_call(self, callee: str, state: State) -> None:
         """Remember a call of a local function or method (``ModuleDataflow._call_sites``)."""
@@ -4156,6 +4184,10 @@ class FunctionInterpreter:
             method = func.attr.value
             receiver_expr = func.value
             receiver = self._eval_receiver(receiver_expr, method, state)
+            if not state.grad_enabled and not isinstance(
+                receiver, (ModuleVal, OptimizerVal, ParamsVal)
+            ):
+                self._note_unresolved_calls(method, state)
             return self.call_method(receiver, receiver_expr, method, call, state)
         callee = self.eval(func, state)
         if isinstance(callee, ModuleVal):
