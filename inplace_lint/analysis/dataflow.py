@@ -4358,6 +4358,11 @@ class FunctionInterpreter:
         return positional[:at] + [positional[at]] * width + positional[at + 1 :]
 
     def call_framework(self, qual: str, call: cst.Call, state: State) -> Value:
+        if qual in _NEVER_IN_EAGER_MODE:
+            # `if torch.jit.is_scripting():` is never taken when Python runs the code, which is
+            # where autograd's checks run (mmrazor's LSQ `_load_from_state_dict`, prec38)
+            self._args(call, state)
+            return ConstVal(False)
         if qual == "einops.rearrange":
             # a reshape and a permute: like `reshape`, a view of its input where it can be
             # (MAE-DFER#15: `rearrange(x[:, 0], ...)` saved by a LayerNorm, then `x[:, 0] = ...`)
@@ -11591,6 +11596,12 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 # whitespace, comments, operators and punctuation: the value nodes fastcst shares
 _TRIVIA = value_node_classes()
 _NODE_KINDS: dict[type, bool] = {}
+
+
+# tests that are false whenever Python itself runs the code
+_NEVER_IN_EAGER_MODE = frozenset(
+    {"torch.jit.is_scripting", "torch.jit._script.is_scripting", "torch._jit_internal.is_scripting"}
+)
 
 
 def _minus_one(expr) -> bool:
