@@ -1274,3 +1274,24 @@ def test_isinstance_of_a_local_plain_class_is_false_for_a_tensor() -> None:
     # tensor class: the tensor is no longer known there
     assert codes(source) == []
     assert "IPL004" not in every_rule_codes(source)
+
+
+def test_a_leaf_write_in_a_function_nothing_here_calls_is_a_hedge() -> None:
+    # nni's `replace_conv2d` (prec38): a library function, run by its callers in other files
+    # under `no_grad`; with grad it would raise, so IPL203 (as for an uncalled method), not the
+    # IPL002 promise. A script's `main()` is run as it is, with grad: IPL002
+    template = """
+        import torch.nn as nn
+
+        def NAME(conv, weight):
+            new_conv = nn.Conv2d(conv.in_channels, conv.out_channels, 3)
+            new_conv.weight.copy_(weight)
+            return new_conv
+    """
+    assert codes(template.replace("NAME", "replace_conv2d")) == [(6, "IPL203")]
+    assert codes(template.replace("NAME", "main")) == [(6, "IPL002")]
+    called = template.replace("NAME", "replace_conv2d").replace(
+        "return new_conv",
+        "return new_conv\n\n        conv = replace_conv2d(nn.Conv2d(1, 1, 3), None)",
+    )
+    assert codes(called) == [(6, "IPL002")]

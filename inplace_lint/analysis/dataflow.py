@@ -538,6 +538,16 @@ class ModuleDataflow:
                     if not write.confirmed_by_backward:
                         write.speculative = True
                 continue
+            if info.cls is None and info.key not in called and info.key not in (MODULE_KEY, "main"):
+                # a function nothing here calls (nni's `replace_conv2d`, run by its library
+                # under `no_grad`): its leaf writes raise only if a caller elsewhere runs it with
+                # grad, as for an uncalled method (IPL203, not IPL002); its other writes keep
+                # what they were (a helper's return reaching a broken save). Not a script's
+                # `main()`, which a console script or `__main__` runs as it is, with grad
+                for write in result.writes:
+                    if write.tensor.leaf or write.tensor.view_of_leaf:
+                        write.speculative = True
+                continue
             if info.cls is None or info.key in called or info.node.name.value.startswith("__"):
                 continue
             if info.cls.is_module and info.node.name.value in ("forward", "_forward_impl"):
