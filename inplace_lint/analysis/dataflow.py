@@ -2096,6 +2096,12 @@ class FunctionInterpreter:
         # end of every pass: a name rebound in each iteration holds the last iteration's value,
         # and the first pass's ops must not be counted as reached through it.
         current = merge_states([entry, current])
+        container = _freezes_each_item(stmt) if isinstance(stmt, cst.For) else None
+        held = current.env.get(container) if container is not None else None
+        if isinstance(held, ModuleVal) and held.children and not held.frozen:
+            # `for proto in self.prototypes: proto.requires_grad_(False)` froze every item:
+            # the container is frozen (solo-learn's DeepClusterV2 prototypes, prec38)
+            current.env[container] = replace(held, frozen=True)
         if stmt.orelse is not None:
             current = self.exec_block(_body(stmt.orelse), current)
         return current
@@ -3922,7 +3928,7 @@ class FunctionInterpreter:
                 index = self._constant_index(expr, state)
             if index is not None and -len(base.children) <= index < len(base.children):
                 # `model[1]` of a Sequential: its tensors are the container's
-                child = base.children[index]
+                child = _child_of(base, base.children[index])
                 return replace(child, uid=base.key_root, path=f"{base.path}[{index}]")
             first = base.children[0]
             if (
@@ -8099,7 +8105,7 @@ class FunctionInterpreter:
         if isinstance(iterable, TensorVal):
             return self._view_of(iterable, expr, State(), "iteration")
         if isinstance(iterable, ModuleVal) and iterable.children:
-            return iterable.children[0]
+            return _child_of(iterable, iterable.children[0])
         if isinstance(iterable, SubmodulesVal):
             # `for m in self.modules(): ... m.weight.fill_(1)`: a submodule of that module
             submodule = generic_submodule(iterable.owner)
@@ -11111,6 +11117,85 @@ def _one_producer(items: tuple) -> bool:
         and first.producer_node is not None
         and all(isinstance(i, TensorVal) and i.producer_node is first.producer_node for i in items)
     )
+
+
+def _freezes_each_item(stmt: cst.For) -> str | None:
+    """The container a loop freezes item by item, unconditionally: `for m in self.blocks:` (or
+    `enumerate(self.blocks)`) whose body runs `m.requires_grad_(False)`, or `for p in
+    m.parameters(): p.requires_grad = False` (or `p.requires_grad_(False)`), as statements of
+    its own body, with no `break` anywhere in it. None otherwise."""
+    target, iterable = stmt.target, stmt.iter
+    if type(iterable) is cst.Call and dotted_name(iterable.func) == "enumerate" and iterable.args:
+        if type(target) is not cst.Tuple or len(target.elements) != 2:
+            return None
+        target, iterable = target.elements[1].value, iterable.args[0].value
+    container = dotted_name(iterable)
+    if container is None or type(target) is not cst.Name or stmt.orelse is not None:
+        return None
+    name = target.value
+    if _contains_break(stmt.body):
+        return None
+    for inner in _body(stmt):
+        if type(inner) is cst.SimpleStatementLine and any(
+            _freeze_call(small, name) for small in inner.body
+        ):
+            return container
+        if (
+            type(inner) is cst.For
+            and type(inner.target) is cst.Name
+            and type(inner.iter) is cst.Call
+            and dotted_name(inner.iter.func) == f"{name}.parameters"
+        ):
+            param = inner.target.value
+            for small_line in _body(inner):
+                if type(small_line) is cst.SimpleStatementLine and any(
+                    _freeze_call(small, param) or _freeze_assign(small, param)
+                    for small in small_line.body
+                ):
+                    return container
+    return None
+
+
+def _freeze_call(small, name: str) -> bool:
+    """`name.requires_grad_(False)`."""
+    if type(small) is not cst.Expr or type(small.value) is not cst.Call:
+        return False
+    call = small.value
+    return (
+        dotted_name(call.func) == f"{name}.requires_grad_"
+        and len(call.args) == 1
+        and _literal(call.args[0].value) is False
+    )
+
+
+def _freeze_assign(small, name: str) -> bool:
+    """`name.requires_grad = False`."""
+    return (
+        type(small) is cst.Assign
+        and len(small.targets) == 1
+        and dotted_name(small.targets[0].target) == f"{name}.requires_grad"
+        and _literal(small.value) is False
+    )
+
+
+def _contains_break(root) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Break:
+            return True
+        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(_subnodes(node))
+    return False
+
+
+def _child_of(container: ModuleVal, child: Value) -> Value:
+    """A child of a container module, frozen with it (`self.prototypes.requires_grad_(False)`,
+    then `for proto in self.prototypes: proto.weight.copy_(c)`: solo-learn, prec38)."""
+    if container.frozen and isinstance(child, ModuleVal) and not child.frozen:
+        return replace(child, frozen=True)
+    return child
 
 
 def _next_element(item: Value) -> Value:
