@@ -2497,7 +2497,6 @@ class FunctionInterpreter:
         if lineage:
             self._record_saved_inputs(lineage, state)
         self._record_saved_items(value, lineage, state)
-        self._record_saved_entries(value, lineage, state)
         self._record_item_submodules(value, state)
         self._record_attribute_saves(lineage, state)
         if _portable(value):
@@ -2528,55 +2527,21 @@ class FunctionInterpreter:
             self.returns_seen = True
 
     def _record_saved_items(self, value: Value, lineage: frozenset[int], state: State) -> None:
-        """``FunctionSummary.saved_items``: kept only while every return path agrees."""
+        """``FunctionSummary.saved_items`` (a returned tuple, by position) and ``saved_entries``
+        (a returned dict, by string key): kept only while every return path agrees."""
         found = None
         if isinstance(value, SeqVal) and lineage:
-            items: dict[int, str] = {}
-            for index, item in enumerate(value.items):
-                if isinstance(item, TensorVal):
-                    for save in state.saves.get(item.storage, ()):
-                        if save.certain and save.op_id in lineage and save.what != "ctx attribute":
-                            items.setdefault(index, save.what)
-            found = (len(value.items), items) if items else None
-        self.tuple_returns.append(found)
-        first = self.tuple_returns[0]
-        if first is None or any(
-            other is None or other[0] != first[0] for other in self.tuple_returns
-        ):
-            self.result.summary.saved_items = None
-            return
-        common = {
-            index: what
-            for index, what in first[1].items()
-            if all(index in other[1] for other in self.tuple_returns)
-        }
-        self.result.summary.saved_items = (first[0], common) if common else None
-
-    def _record_saved_entries(self, value: Value, lineage: frozenset[int], state: State) -> None:
-        """``FunctionSummary.saved_entries``: kept only while every return path agrees."""
+            parts = list(enumerate(value.items))
+            saved = _saved_parts(parts, lineage, state)
+            found = (len(value.items), saved) if saved else None
+        self.result.summary.saved_items = _agreed(self.tuple_returns, found)
         found = None
         if type(value) is DictVal and lineage:
-            keys = tuple(k for k, v in value.items if type(k) is str and isinstance(v, TensorVal))
-            entries: dict[str, str] = {}
-            for key, item in value.items:
-                if type(key) is str and isinstance(item, TensorVal):
-                    for save in state.saves.get(item.storage, ()):
-                        if save.certain and save.op_id in lineage and save.what != "ctx attribute":
-                            entries.setdefault(key, save.what)
-            found = (keys, entries) if entries and len(set(keys)) == len(keys) else None
-        self.dict_returns.append(found)
-        first = self.dict_returns[0]
-        if first is None or any(
-            other is None or set(other[0]) != set(first[0]) for other in self.dict_returns
-        ):
-            self.result.summary.saved_entries = None
-            return
-        common = {
-            key: what
-            for key, what in first[1].items()
-            if all(key in other[1] for other in self.dict_returns)
-        }
-        self.result.summary.saved_entries = (first[0], common) if common else None
+            parts = [(k, v) for k, v in value.items if type(k) is str and isinstance(v, TensorVal)]
+            keys = tuple(k for k, _ in parts)
+            saved = _saved_parts(parts, lineage, state)
+            found = (keys, saved) if saved and len(set(keys)) == len(keys) else None
+        self.result.summary.saved_entries = _agreed(self.dict_returns, found)
 
     def _record_attribute_saves(self, lineage: frozenset[int], state: State) -> None:
         """``FunctionSummary.attribute_saves``: kept while every return path agrees."""
@@ -11188,6 +11153,35 @@ def _contains_break(root) -> bool:
             continue
         stack.extend(_subnodes(node))
     return False
+
+
+def _saved_parts(parts: list, lineage: frozenset[int], state: State) -> dict:
+    """Of a returned tuple's or dict's (key, value) parts, the tensors an op on the way to the
+    returned value saved: key -> saved as what."""
+    saved: dict = {}
+    for key, item in parts:
+        if isinstance(item, TensorVal):
+            for save in state.saves.get(item.storage, ()):
+                if save.certain and save.op_id in lineage and save.what != "ctx attribute":
+                    saved.setdefault(key, save.what)
+    return saved
+
+
+def _agreed(returns: list, found: tuple | None) -> tuple | None:
+    """``found`` (the parts of this return path: their shape, key -> saved as what) added to the
+    return paths so far; what every path agrees on: the same shape (tuple length, or set of dict
+    keys), and the keys saved on each. None when a path disagrees or nothing is left."""
+    returns.append(found)
+    first = returns[0]
+    shape = (
+        (lambda f: set(f[0])) if first is not None and type(first[0]) is tuple else (lambda f: f[0])
+    )
+    if first is None or any(other is None or shape(other) != shape(first) for other in returns):
+        return None
+    common = {
+        key: what for key, what in first[1].items() if all(key in other[1] for other in returns)
+    }
+    return (first[0], common) if common else None
 
 
 def _child_of(container: ModuleVal, child: Value) -> Value:
