@@ -1263,6 +1263,11 @@ def _dependencies(unit: _Unit, module: _Module) -> list[_Unit]:
     if unit.owner is None:
         return deps
     deps += _methods_named(unit.owner, unit.attrs)  # self.m()
+    if unit.name == "forward":
+        # a `__call__` of its class (or a base: torchjd's `_NonDifferentiable` mixin) may run it
+        # under `no_grad` through `super().__call__(...)` (``_note_framework_call``)
+        for cls in module.lineage(unit.owner):
+            deps += cls.methods.get("__call__", [])
     if unit.name not in _PRELUDE_EXEMPT and not unit.scan.read_attrs.isdisjoint(
         _forward_assigns(unit.owner)
     ):

@@ -1758,6 +1758,28 @@ class FunctionInterpreter:
                 del self.conditions[-pushed:]
         return state
 
+    def _note_framework_call(self, func: cst.Attribute, state: State) -> None:
+        """`super().__call__(*args)` (or `nn.Module.__call__(self, ...)`) in a module's own
+        `__call__`: the framework's call runs this class's `forward`, here with this grad mode
+        (torchjd's `_NonDifferentiable` mixin runs it under `no_grad`, prec39)."""
+        base = func.value
+        framework_call = (
+            type(base) is cst.Call and type(base.func) is cst.Name and base.func.value == "super"
+        ) or self.imports.resolve(base) in ("torch.nn.Module", "paddle.nn.Layer")
+        if framework_call and self.cls is not None and self.info.node.name.value == "__call__":
+            for cls in local_lineage(self.cls, self.index.classes):
+                key = f"{cls.name}.forward"
+                if key in self.index.functions:
+                    self._note_call(key, state)
+            for key, info in self.index.functions.items():
+                # (a mixin's `__call__`: the forward of every class built on it)
+                if (
+                    info.node.name.value == "forward"
+                    and info.cls is not None
+                    and self.cls in local_lineage(info.cls, self.index.classes)[1:]
+                ):
+                    self._note_call(key, state)
+
     def _note_unresolved_calls(self, method: str, state: State) -> None:
         """`expert.copy_from_experts_module(experts, i)` under `no_grad` on an object the
         analysis cannot tell (`expert = self[index]` of a ModuleList subclass built by
@@ -4155,6 +4177,8 @@ class FunctionInterpreter:
             return self.call_opaque(call, state, func)  # (of anything else: not followed)
         if qual is not None:
             return self.call_framework(qual, call, state)
+        if isinstance(func, cst.Attribute) and func.attr.value == "__call__":
+            self._note_framework_call(func, state)
         if isinstance(func, cst.Attribute):
             stored = state.env.get(dotted_name(func) or "")
             if isinstance(stored, ModuleVal):
