@@ -333,6 +333,7 @@ class ModuleDataflow:
         self._class_kinds: dict[str, str] = {}  # ``class_kind``
         self._reads_only: dict[tuple[str, str], bool] = {}  # ``reads_only``
         self._methods_named: dict[str, tuple[str, ...]] = {}  # ``methods_named``
+        self._loop_facts: dict[int, tuple] = {}  # ``loop_fact``
         self._tested_defaults: dict[str, dict[str, object]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
@@ -766,6 +767,17 @@ class ModuleDataflow:
             elif _config_default(param.default):
                 out[param.name.value] = CONFIG_DEFAULT
         return out
+
+    def loop_fact(self, stmt: cst.For, which: int) -> object:
+        """What a `for` statement's text says, read once per statement (the loop runs once per
+        pass, per function run and per specialisation): 0, whether it has a last pass of its
+        own (``_tests_last_pass``); 1, the container it freezes item by item
+        (``_freezes_each_item``)."""
+        facts = self._loop_facts.get(id(stmt))
+        if facts is None or facts[0] is not stmt:
+            facts = (stmt, _tests_last_pass(stmt), _freezes_each_item(stmt))
+            self._loop_facts[id(stmt)] = facts
+        return facts[1 + which]
 
     def methods_named(self, name: str) -> tuple[str, ...]:
         """The keys of this module's class methods called ``name`` (memoised)."""
@@ -2103,7 +2115,7 @@ class FunctionInterpreter:
             body_state = self.exec_block(_body(stmt), body_state)
             body_state.reachable = True  # `break` / `continue` / early return inside the loop
             current = body_state  # a later iteration starts where an earlier one ended
-        if start is not None and isinstance(stmt, cst.For) and _tests_last_pass(stmt):
+        if start is not None and isinstance(stmt, cst.For) and self.flow.loop_fact(stmt, 0):
             # `for i, layer in enumerate(self.layers): h = layer(h); if i < len(self.layers) -
             # 1: h = F.relu(h)` (an MLP's activation between layers, none after the last): the
             # loop leaves what its last pass made, where that test is false (lookalike41)
@@ -2118,7 +2130,7 @@ class FunctionInterpreter:
         # end of every pass: a name rebound in each iteration holds the last iteration's value,
         # and the first pass's ops must not be counted as reached through it.
         current = merge_states([entry, current])
-        container = _freezes_each_item(stmt) if isinstance(stmt, cst.For) else None
+        container = self.flow.loop_fact(stmt, 1) if isinstance(stmt, cst.For) else None
         held = current.env.get(container) if container is not None else None
         if isinstance(held, ModuleVal) and held.children and not held.frozen:
             # `for proto in self.prototypes: proto.requires_grad_(False)` froze every item:
@@ -3389,10 +3401,12 @@ class FunctionInterpreter:
         longer known. A local function (``key``) that only reads the list it is given
         (`functional_forward(params, x)` reading `params[0]`, MAML's fast weights) leaves it
         as it was (``ModuleDataflow.reads_only``)."""
-        names = self.flow.parameter_names(key) if key is not None else []
+        names = None
         for position, arg in enumerate(call.args):
             if type(arg.value) is cst.Name and isinstance(state.env.get(arg.value.value), SeqVal):
                 if key is not None and not any(a.star for a in call.args[: position + 1]):
+                    if names is None:
+                        names = self.flow.parameter_names(key)
                     if arg.keyword is not None:
                         param = arg.keyword.value
                     else:
