@@ -334,6 +334,8 @@ class ModuleDataflow:
         self._reads_only: dict[tuple[str, str], bool] = {}  # ``reads_only``
         self._methods_named: dict[str, tuple[str, ...]] = {}  # ``methods_named``
         self._loop_facts: dict[int, tuple] = {}  # ``loop_fact``
+        self._unsized_lists: dict[str, bool] = {}  # ``returns_unsized_list``
+        self._returned_parameters: dict[str, int | None] = {}  # ``returned_parameter``
         self._tested_defaults: dict[str, dict[str, object]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
@@ -767,6 +769,35 @@ class ModuleDataflow:
             elif _config_default(param.default):
                 out[param.name.value] = CONFIG_DEFAULT
         return out
+
+    def returned_parameter(self, key: str) -> int | None:
+        """The index of the parameter every `return` of the function returns by name (`return
+        h`), among ``parameter_names``; None otherwise. Memoised."""
+        if key in self._returned_parameters:
+            return self._returned_parameters[key]
+        found = None
+        info = self.index.functions.get(key)
+        returns = _own_returns(info.node.body) if info is not None else []
+        names = {
+            type(r.value) is cst.Name and r.value.value for r in returns if r.value is not None
+        }
+        if returns and len(names) == 1 and all(r.value is not None for r in returns):
+            (name,) = names
+            params = self.parameter_names(key)
+            found = params.index(name) if name and name in params else None
+        self._returned_parameters[key] = found
+        return found
+
+    def returns_unsized_list(self, key: str) -> bool:
+        """Every `return` of the function returns a list whose length the code does not spell
+        (``_unsized_list``). Memoised."""
+        found = self._unsized_lists.get(key)
+        if found is None:
+            info = self.index.functions.get(key)
+            returns = _own_returns(info.node.body) if info is not None else []
+            found = bool(returns) and all(_unsized_list(r.value) for r in returns)
+            self._unsized_lists[key] = found
+        return found
 
     def loop_fact(self, stmt: cst.For, which: int) -> object:
         """What a `for` statement's text says, read once per statement (the loop runs once per
@@ -5792,6 +5823,11 @@ class FunctionInterpreter:
             result = self._call_local_function(key, call, state, module, self_entry, bound)
             if self.returned_saves:
                 result = _with_returned_saves(result, self.returned_saves)
+            if isinstance(result, TensorVal) and self.flow.returns_unsized_list(key):
+                # a list of per-layer states (tsl's GRIN `get_h0` returning `[*torch.zeros(
+                # size)]`, prec38): its item is the result's tensor, and `h[layer] = ...` rebinds
+                # a slot of the list, not a tensor write
+                result = SeqVal((result,), result.lineage)
             # (the analysis this call ran: none when it did not run one)
             callee = self.last_callee
             if callee is not None and callee.info.key != key:
@@ -6097,6 +6133,16 @@ class FunctionInterpreter:
             result = self._untraced_arguments_dropped(
                 callee.summary, arguments, positional + list(keywords.values()), result
             )
+            returned = self.flow.returned_parameter(key)
+            if (
+                returned is not None
+                and returned < len(arguments)
+                and isinstance(arguments[returned], SeqVal)
+                and isinstance(result, TensorVal)
+            ):
+                # `h = self.update_state(x, h)` handing back the list it was given, its slots
+                # rebound (tsl's GRIN, prec38): still a list, its items what the call made
+                return SeqVal((result,), result.lineage)
             if callee.summary.returns_inference and isinstance(result, TensorVal):
                 # made by a function decorated `@torch.inference_mode()`
                 return replace(result, requires_grad=False, lineage=frozenset(), inference=True)
@@ -11729,6 +11775,32 @@ _NODE_KINDS: dict[type, bool] = {}
 _NEVER_IN_EAGER_MODE = frozenset(
     {"torch.jit.is_scripting", "torch.jit._script.is_scripting", "torch._jit_internal.is_scripting"}
 )
+
+
+def _own_returns(body) -> list:
+    """The `return` statements of a function body (not of functions or classes inside it)."""
+    found = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Return:
+            found.append(node)
+            continue
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(_subnodes(node))
+    return found
+
+
+def _unsized_list(expr) -> bool:
+    """A list display with a starred element (`[*t]`), or a list comprehension."""
+    if expr is None:
+        return False
+    kind = type(expr)
+    if kind is cst.ListComp:
+        return True
+    return kind is cst.List and any(type(e) is cst.StarredElement for e in expr.elements)
 
 
 def _minus_one(expr) -> bool:
