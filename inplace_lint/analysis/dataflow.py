@@ -4491,7 +4491,11 @@ class FunctionInterpreter:
             lineage = frozenset().union(*(lineage_of(v) for v in roots))
             retain = _retain_requested(call, state.env)
             stepped = self.ran_backward
-            self.backward(lineage if lineage else None, state, retain)
+            if qual == "torch.autograd.grad":
+                inputs = positional[1] if len(positional) > 1 else keywords.get("inputs")
+            else:  # `torch.autograd.backward(tensors, ..., inputs=...)`
+                inputs = keywords.get("inputs")
+            self.backward(self._toward_inputs(lineage, inputs), state, retain)
             if qual == "torch.autograd.grad" and state.grad_enabled:
                 result = self._grad_result(call, positional, keywords, lineage)
                 if isinstance(result, SeqVal):
@@ -4946,9 +4950,11 @@ class FunctionInterpreter:
     ) -> Value:
         fw = tensor.fw
         if method == "backward":
-            self._args(call, state)
+            _, keywords = self._args(call, state)
             retain = _retain_requested(call, state.env)
-            self.backward(tensor.lineage or None, state, retain)
+            self.backward(
+                self._toward_inputs(tensor.lineage, keywords.get("inputs")), state, retain
+            )
             for origin in sorted(tensor.lineage & self.param_origins.keys()):
                 index = self.param_origins[origin]
                 self.result.summary.train_steps.append(("backward", index, retain))
@@ -8396,6 +8402,44 @@ class FunctionInterpreter:
                 write = state.stale_multi.pop(value.storage)
                 if write.stale_view_use is None:
                     write.stale_view_use = node
+
+    def _toward_inputs(
+        self, lineage: frozenset[int], inputs: Value | None
+    ) -> frozenset[int] | None:
+        """The ops `loss.backward(inputs=list(head.parameters()))` runs: autograd goes only
+        from the loss down to those inputs, so an op that ran before every op that used them
+        (the backbone's tanh under a linear probe, lookalike39/40) is not run, and its save not
+        checked. The ops from the first one using the inputs on (ops are numbered as they run)
+        are kept: every op between the loss and the inputs is among them. Only for the
+        parameters of known modules; otherwise the whole graph."""
+        if not lineage:
+            return None
+        groups = inputs.items if isinstance(inputs, SeqVal) else (inputs,)
+        keys = set()
+        for group in groups:
+            if isinstance(group, ParamsVal) and group.module:
+                keys.add(f"params:{group.module}")  # `list(head.parameters())`
+            elif (
+                isinstance(group, TensorVal)
+                and group.parameter
+                and isinstance(group.storage, str)
+                and group.storage.startswith("params:")
+            ):
+                keys.add(group.storage)  # `[head.weight, head.bias]`
+            else:
+                return lineage
+        if not keys:
+            return lineage
+        users = [
+            op
+            for op, storage in self.module_ops.items()
+            if op in lineage
+            and (storage in keys if isinstance(storage, str) else not keys.isdisjoint(storage))
+        ]
+        if not users:
+            return lineage
+        first = min(users)
+        return frozenset(op for op in lineage if op >= first)
 
     def backward(self, lineage: frozenset[int] | None, state: State, retain: bool) -> None:
         self.ran_backward = True
