@@ -334,8 +334,7 @@ class ModuleDataflow:
         self._reads_only: dict[tuple[str, str], bool] = {}  # ``reads_only``
         self._methods_named: dict[str, tuple[str, ...]] = {}  # ``methods_named``
         self._loop_facts: dict[int, tuple] = {}  # ``loop_fact``
-        self._unsized_lists: dict[str, bool] = {}  # ``returns_unsized_list``
-        self._returned_parameters: dict[str, int | None] = {}  # ``returned_parameter``
+        self._returns: dict[str, tuple[int | None, bool]] = {}  # ``_return_facts``
         self._tested_defaults: dict[str, dict[str, object]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
@@ -772,31 +771,32 @@ class ModuleDataflow:
 
     def returned_parameter(self, key: str) -> int | None:
         """The index of the parameter every `return` of the function returns by name (`return
-        h`), among ``parameter_names``; None otherwise. Memoised."""
-        if key in self._returned_parameters:
-            return self._returned_parameters[key]
-        found = None
-        info = self.index.functions.get(key)
-        returns = _own_returns(info.node.body) if info is not None else []
-        names = {
-            type(r.value) is cst.Name and r.value.value for r in returns if r.value is not None
-        }
-        if returns and len(names) == 1 and all(r.value is not None for r in returns):
-            (name,) = names
-            params = self.parameter_names(key)
-            found = params.index(name) if name and name in params else None
-        self._returned_parameters[key] = found
-        return found
+        h`), among ``parameter_names``; None otherwise."""
+        return self._return_facts(key)[0]
 
     def returns_unsized_list(self, key: str) -> bool:
         """Every `return` of the function returns a list whose length the code does not spell
-        (``_unsized_list``). Memoised."""
-        found = self._unsized_lists.get(key)
+        (``_unsized_list``)."""
+        return self._return_facts(key)[1]
+
+    def _return_facts(self, key: str) -> tuple[int | None, bool]:
+        """``returned_parameter`` and ``returns_unsized_list``, read once per function."""
+        found = self._returns.get(key)
         if found is None:
             info = self.index.functions.get(key)
-            returns = _own_returns(info.node.body) if info is not None else []
-            found = bool(returns) and all(_unsized_list(r.value) for r in returns)
-            self._unsized_lists[key] = found
+            returns = (
+                [s.value for s in _statements_of(info.node.body) if type(s) is cst.Return]
+                if info is not None
+                else []
+            )
+            returned = None
+            names = {type(value) is cst.Name and value.value for value in returns}
+            if returns and all(v is not None for v in returns) and len(names) == 1:
+                (name,) = names
+                params = self.parameter_names(key)
+                returned = params.index(name) if name and name in params else None
+            found = (returned, bool(returns) and all(map(_unsized_list, returns)))
+            self._returns[key] = found
         return found
 
     def loop_fact(self, stmt: cst.For, which: int) -> object:
@@ -2018,10 +2018,7 @@ class FunctionInterpreter:
             truth
             and names is None
             and kind is cst.Call
-            and type(test.func) is cst.Name
-            and test.func.value == "isinstance"
-            and "isinstance" not in state.env
-            and len(test.args) == 2
+            and _isinstance_call(test, state.env)
             and not any(a.star or a.keyword for a in test.args)
         ):
             # inside `if isinstance(y, TensorList):` (deepinv's RAM model, prec37), with a class
@@ -4148,26 +4145,14 @@ class FunctionInterpreter:
                 return self._module_attribute(receiver, name, f"{base}.{name}" if base else None)
             self.eval(call.args[1].value, state)
             return UNKNOWN
-        if (
-            type(func) is cst.Name
-            and func.value == "isinstance"
-            and "isinstance" not in state.env
-            and len(call.args) == 2
-            and _container_types(call.args[1].value)
-        ):
+        if _isinstance_call(call, state.env) and _container_types(call.args[1].value):
             # `if not isinstance(nets, list): nets = [nets]` (CycleGAN's set_requires_grad) given
             # a module or a tensor: not a list
             checked = self.eval(call.args[0].value, state)
             if isinstance(checked, (ModuleVal, TensorVal)):
                 return ConstVal(False)
             return UNKNOWN
-        if (
-            type(func) is cst.Name
-            and func.value == "isinstance"
-            and "isinstance" not in state.env
-            and len(call.args) == 2
-            and not any(a.star or a.keyword for a in call.args)
-        ):
+        if _isinstance_call(call, state.env) and not any(a.star or a.keyword for a in call.args):
             # `isinstance(t, np.ndarray)` of a tensor this function made: a class that is never
             # a tensor's (a builtin, numpy's array, a local class on no other base) is not its.
             # A parameter is only taken for a tensor (`if not isinstance(heatmaps, np.ndarray):
@@ -6509,14 +6494,22 @@ class FunctionInterpreter:
         if summary.saved_items is None or not isinstance(result, TensorVal):
             return result
         arity, saved = summary.saved_items
+        parts = self._result_parts_saved(result, range(arity), saved, call, state, op_text)
+        return SeqVal(tuple(parts), result.lineage)
+
+    def _result_parts_saved(
+        self, result: TensorVal, keys, saved: dict, call, state: State, op_text: str
+    ) -> list[TensorVal]:
+        """One tensor per key of a call's returned tuple or dict, standing for the whole
+        ``result``; those ``saved`` names saved by this call (as what it says)."""
         op_id = _last_op_id(result)
         parts = []
-        for index in range(arity):
+        for key in keys:
             part = replace(result, storage=new_id(), nondiff_outputs=())
-            if index in saved and op_id is not None and state.grad_enabled:
-                state.add_save(part.storage, Save(_unquote(op_text), call, op_id, saved[index]))
+            if key in saved and op_id is not None and state.grad_enabled:
+                state.add_save(part.storage, Save(_unquote(op_text), call, op_id, saved[key]))
             parts.append(part)
-        return SeqVal(tuple(parts), result.lineage)
+        return parts
 
     def _saved_entries_result(
         self, summary: FunctionSummary | None, result: Value, call, state: State, op_text: str
@@ -6527,14 +6520,8 @@ class FunctionInterpreter:
         if summary is None or summary.saved_entries is None or not isinstance(result, TensorVal):
             return result
         keys, saved = summary.saved_entries
-        op_id = _last_op_id(result)
-        items = []
-        for key in keys:
-            part = replace(result, storage=new_id(), nondiff_outputs=())
-            if key in saved and op_id is not None and state.grad_enabled:
-                state.add_save(part.storage, Save(_unquote(op_text), call, op_id, saved[key]))
-            items.append((key, part))
-        return DictVal(result.lineage, tuple(items))
+        parts = self._result_parts_saved(result, keys, saved, call, state, op_text)
+        return DictVal(result.lineage, tuple(zip(keys, parts)))
 
     def _apply_callee_saves(
         self,
@@ -6943,10 +6930,7 @@ class FunctionInterpreter:
         ):
             # `ClsOutput(logits=z, probs=z.softmax(-1))` of a local `@dataclass` or NamedTuple
             # (HF-style model outputs): its fields are what was given, read as `out.probs`
-            return DictVal(
-                frozenset().union(*(lineage_of(v) for v in keywords.values())),
-                tuple(keywords.items()),
-            )
+            return _keyword_dict(keywords)
         if cls is not None and _mapping_class(cls, self.index):
             # `AttrDict(q=...)` of `class AttrDict(dict)`: a mapping like `dict(q=...)`, whose
             # entries are read as attributes
@@ -7089,10 +7073,7 @@ class FunctionInterpreter:
             return replace(positional[0], mapping=True)  # `dict(rnn.named_parameters())`
         if builtin == "dict" and not positional and not any(a.star for a in call.args):
             # `dict(logits=z, probs=z.softmax(-1))`: its entries, as `{"logits": z, ...}`
-            return DictVal(
-                frozenset().union(*(lineage_of(v) for v in keywords.values())),
-                tuple(keywords.items()),
-            )
+            return _keyword_dict(keywords)
         if builtin == "dict":
             # `dict(assertions)`, `dict(zip(names, feats))`: a dict, never a tensor; its entries
             # are not followed
@@ -9539,6 +9520,16 @@ def _qualified_class_kind(qual: str) -> str:
     return "unknown"
 
 
+def _isinstance_call(call: cst.Call, env: dict) -> bool:
+    """`isinstance(x, C)` of the builtin (not a name this function binds)."""
+    return (
+        type(call.func) is cst.Name
+        and call.func.value == "isinstance"
+        and "isinstance" not in env
+        and len(call.args) == 2
+    )
+
+
 def _container_types(expr) -> bool:
     """`list`, `tuple`, `dict`, or a tuple of them (an `isinstance` class argument)."""
     if type(expr) is cst.Tuple:
@@ -10762,6 +10753,13 @@ _MAPPING_BASES = frozenset(
 )
 
 
+def _keyword_dict(keywords: dict[str, Value]) -> DictVal:
+    """The dict a call of keywords only builds (`dict(logits=z, ...)`, a dataclass's
+    `Out(logits=z, ...)`): its entries under those names."""
+    lineage = frozenset().union(*(lineage_of(v) for v in keywords.values()))
+    return DictVal(lineage, tuple(keywords.items()))
+
+
 def _record_class(cls: ClassInfo) -> bool:
     """A local class whose constructor only stores its fields: `@dataclass` (of dataclasses,
     or any decorator named so) or a `NamedTuple` subclass."""
@@ -11226,8 +11224,8 @@ def _freezes_each_item(stmt: cst.For) -> str | None:
     if container is None or type(target) is not cst.Name or stmt.orelse is not None:
         return None
     name = target.value
-    if _contains_break(stmt.body):
-        return None
+    if any(type(small) is cst.Break for small in _statements_of(stmt.body)):
+        return None  # (nested loops' too)
     for inner in _body(stmt):
         if type(inner) is cst.SimpleStatementLine and any(
             _freeze_call(small, name) for small in inner.body
@@ -11269,18 +11267,6 @@ def _freeze_assign(small, name: str) -> bool:
         and dotted_name(small.targets[0].target) == f"{name}.requires_grad"
         and _literal(small.value) is False
     )
-
-
-def _contains_break(root) -> bool:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if type(node) is cst.Break:
-            return True
-        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        stack.extend(_subnodes(node))
-    return False
 
 
 def _saved_parts(parts: list, lineage: frozenset[int], state: State) -> dict:
@@ -11819,22 +11805,6 @@ _NODE_KINDS: dict[type, bool] = {}
 _NEVER_IN_EAGER_MODE = frozenset(
     {"torch.jit.is_scripting", "torch.jit._script.is_scripting", "torch._jit_internal.is_scripting"}
 )
-
-
-def _own_returns(body) -> list:
-    """The `return` statements of a function body (not of functions or classes inside it)."""
-    found = []
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is cst.Return:
-            found.append(node)
-            continue
-        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        stack.extend(_subnodes(node))
-    return found
 
 
 def _unsized_list(expr) -> bool:
