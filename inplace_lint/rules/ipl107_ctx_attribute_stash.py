@@ -12,19 +12,23 @@ from inplace_lint.rules.base import Example, Rule
 class CtxAttributeStash(Rule):
     """## What it does
     Finds an in-place write to a tensor that a custom `autograd.Function` kept as a `ctx`
-    attribute (`ctx.x = x`) instead of `ctx.save_for_backward(x)`, before the backward.
+    attribute (`ctx.x = x`) instead of `ctx.save_for_backward(x)`, before the backward; for
+    Paddle, to any tensor a `PyLayer` kept on its ctx, `save_for_backward` included.
 
     ## Why is this bad?
     Tensors stashed on `ctx` escape the version check: backward reads the modified values and
-    silently computes wrong gradients. `save_for_backward` would have raised instead.
+    silently computes wrong gradients. `save_for_backward` would have raised instead. Paddle
+    checks no version for what a `PyLayer` saved at all (measured on Paddle 3.3.1).
 
     ## Use instead
-    `ctx.save_for_backward(x)` in `forward`, `ctx.saved_tensors` in `backward`; and write a copy.
+    `ctx.save_for_backward(x)` in `forward`, `ctx.saved_tensors` in `backward`; and write a copy
+    (for Paddle, write a copy: `h = h.scale(0.5)`).
     """
 
     code = "IPL107"
     name = "ctx-attribute-stash"
     severity = Severity.WARNING
+    framework = None  # (torch's ctx attributes, any tensor a Paddle PyLayer saved)
     summary = "In-place write to a tensor an autograd.Function stashed on ctx"
 
     INVALID = (
@@ -45,6 +49,23 @@ class CtxAttributeStash(Rule):
             "y = Stash.apply(x, w)\n"
             "x.mul_(2)\n"
             "y.sum().backward()\n"
+        ),
+        Example(
+            "import paddle\n"
+            "class Square(paddle.autograd.PyLayer):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, x):\n"
+            "        ctx.save_for_backward(x)\n"
+            "        return x * x\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, dy):\n"
+            "        (x,) = ctx.saved_tensor()\n"
+            "        return 2.0 * x * dy\n"
+            "fc = paddle.nn.Linear(4, 4)\n"
+            "h = fc(paddle.randn([3, 4]))\n"
+            "e = Square.apply(h)\n"
+            "h.scale_(0.5)\n"
+            "e.sum().backward()\n"
         ),
     )
 
