@@ -560,14 +560,20 @@ class ModuleDataflow:
 
     def _reads_enclosing_names(self, info: FunctionInfo) -> bool:
         """Whether a nested function reads a name its enclosing function binds (other than the
-        `self` it is given): its own analysis does not see those."""
+        `self` it is given, and the objects its closure was given): its own analysis does not
+        see those."""
         if info.key in self._closure_reads:
             return self._closure_reads[info.key]
         encloser = self.index.functions.get(info.key.rsplit(".<locals>.", 1)[0])
         reads = True
-        if encloser is not None and info.enclosing_cls is not None:
-            free = _names_in(info.node.body) - _bound_names(info.node)
-            reads = bool((free & _bound_names(encloser.node)) - {"self"})
+        if encloser is not None and (info.enclosing_cls is not None or info.closure):
+            free = (
+                _free_names(info.node)
+                if info.closure
+                else _names_in(info.node.body) - _bound_names(info.node)
+            )
+            seen = {"self", *(name for name, _ in info.closure)}
+            reads = bool((free & _bound_names(encloser.node)) - seen)
         self._closure_reads[info.key] = reads
         return reads
 
@@ -1223,6 +1229,8 @@ class FunctionInterpreter:
         self.ctx_name: str | None = None
         self.mark_dirty: set[int] = set()  # storages passed to ctx.mark_dirty
         self.ctx_saved_storages: set[object] = set()  # other tensors given to save_for_backward
+        # an input given to save_for_backward -> how many writes were recorded before that call
+        self.inputs_saved_at: dict[object, int] = {}
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.unpacked_items: set[object] = set()  # storages of items unpacked from an argument
         self.item_of_param: dict[object, tuple[int, int]] = {}  # such an item -> (index, position)
@@ -1430,6 +1438,7 @@ class FunctionInterpreter:
         index = 0
         if self.info.cls is None and self.info.enclosing_cls is not None:
             self._bind_self(state, self.info.enclosing_cls)
+        state.env.update(self.info.closure)
         is_classmethod = any(
             dotted_name(d.decorator) == "classmethod" for d in self.info.node.decorators
         )
@@ -1784,6 +1793,20 @@ class FunctionInterpreter:
         ]
 
     # ---------------------------------------------------------------- statements
+    def _closure(self, stmt: cst.FunctionDef, state: State) -> tuple[tuple[str, object], ...]:
+        """What a function defined here reads of this function's names, where those hold an
+        object and not a tensor: a module, an optimizer, a function, a constant (kn's `main()`
+        defines `edit()`, which writes the weights of the `model` that `main` built). A tensor's
+        saves and versions live in this function's state, which the helper's own analysis does
+        not share: a name holding one stays unknown there (and the helper speculative)."""
+        free = _free_names(stmt)
+        captured = []
+        for name in sorted(free):
+            value = state.env.get(name)
+            if type(value) in _CLOSURE_VALUES:
+                captured.append((name, value))
+        return tuple(captured)
+
     def exec_block(self, body: list | tuple, state: State) -> State:
         pushed = 0
         try:
@@ -1942,6 +1965,7 @@ class FunctionInterpreter:
                     and isinstance(state.env.get("self"), ModuleVal)
                     and not any(p.name.value == "self" for p in stmt.params.params)
                     else None,
+                    closure=self._closure(stmt, state) if own is None else (),
                 )
             state.env[stmt.name.value] = FrameworkRef(f"<local-function>.{key}")
             return state
@@ -4885,6 +4909,7 @@ class FunctionInterpreter:
                 for value in positional:
                     if isinstance(value, TensorVal) and value.storage in self.param_storages:
                         self.result.summary.ctx_saved.add(self.param_storages[value.storage])
+                        self.inputs_saved_at.setdefault(value.storage, len(self.result.writes))
                     elif isinstance(value, TensorVal):
                         self.ctx_saved_storages.add(value.storage)
             elif method == "mark_dirty":
@@ -8494,7 +8519,8 @@ class FunctionInterpreter:
             for p in (*self.info.node.params.posonly_params, *self.info.node.params.params)
         ][1:]  # after ctx
         reported: set[int] = set()
-        for write in self.result.writes:
+        writes = self.result.writes
+        for position, write in enumerate(writes):
             if (
                 write.tensor.storage in self.param_storages
                 and write.tensor.storage not in self.mark_dirty
@@ -8506,17 +8532,31 @@ class FunctionInterpreter:
                 if index in reported:
                     continue  # (`running_mean.mul_(m).add_(d)`: one input, reported once)
                 reported.add(index)
+                # `ctx.save_for_backward(x)` before this write (or a later one of the same
+                # input): autograd packs the saved tensors when forward returns, so the backward
+                # reads the written values (timm#156's in-place swish: no error, wrong gradient)
+                saved_at = self.inputs_saved_at.get(write.tensor.storage)
+                saved_before = saved_at is not None and any(
+                    w.tensor.storage == write.tensor.storage for w in writes[saved_at:]
+                )
+                why = (
+                    "`ctx.save_for_backward` kept it before, and the backward reads the new "
+                    "values as the input: the gradient is computed from values the input never had"
+                    if saved_before
+                    else "autograd keeps treating the old value as the input, so the gradient is "
+                    "computed for values that no longer exist"
+                )
                 self.result.function_issues.append(
                     CustomFunctionIssue(
                         "missing-mark-dirty",
                         write.node,
                         f"{write.op_text} writes the input `{write.target_text}` of "
                         f"`{self.info.key.split('.')[0]}.forward` in place without `ctx.mark_dirty("
-                        f"{write.target_text})`: autograd keeps treating the old value as the input, so "
-                        "the gradient is computed for values that no longer exist",
+                        f"{write.target_text})`: {why}",
                         function=self.info.key.split(".")[0],
                         param=index,
                         param_name=names[index] if index < len(names) else "",
+                        saved_before=saved_before,
                     )
                 )
 
@@ -9975,9 +10015,15 @@ def _assigned_as_is(value, node) -> bool:
     return value is node
 
 
-def _bound_names(function: cst.FunctionDef) -> set[str]:
+# what a nested function may be given of its encloser's names (``FunctionInterpreter._closure``)
+_CLOSURE_VALUES = frozenset({ModuleVal, OptimizerVal, FrameworkRef, ConstVal, Unknown})
+
+
+def _bound_names(function: cst.FunctionDef, exact: bool = False) -> set[str]:
     """The names a function binds: its parameters, and every target assigned, looped over, caught
-    or defined in its body (nested scopes included: a wider set is the cautious answer)."""
+    or defined in its body (nested scopes included: a wider set is the cautious answer).
+    ``exact``: not the names a target only reads (`model` of `model.weight[0] -= d`)."""
+    targets = _names_bound_by if exact else _names_in
     params = function.params
     bound = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
     for star in (params.star_arg, params.star_kwarg):
@@ -9988,13 +10034,42 @@ def _bound_names(function: cst.FunctionDef) -> set[str]:
         node = stack.pop()
         kind = type(node)
         if kind in _BINDING_TARGETS:
-            bound |= _names_in(node.target)
+            bound |= targets(node.target)
         elif kind is cst.AsName:
-            bound |= _names_in(node.name)
+            bound |= targets(node.name)
         elif kind in (cst.FunctionDef, cst.ClassDef):
             bound.add(node.name.value)
         stack.extend(_subnodes(node))
     return bound
+
+
+def _free_names(function: cst.FunctionDef) -> set[str]:
+    """The names a function's body reads that it does not bind (not an attribute's name, nor a
+    keyword argument's): those of its enclosing scopes."""
+    names: set[str] = set()
+    stack = [function.body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Name:
+            names.add(node.value)
+        elif kind is cst.Attribute or kind is cst.Arg:
+            stack.append(node.value)
+        else:
+            stack.extend(_subnodes(node))
+    return names - _bound_names(function, exact=True)
+
+
+def _names_bound_by(target) -> set[str]:
+    """The names an assignment's target binds: a name, or the names it unpacks into."""
+    kind = type(target)
+    if kind is cst.Name:
+        return {target.value}
+    if kind in (cst.Tuple, cst.List):
+        return set().union(*(_names_bound_by(e.value) for e in target.elements))
+    if kind is cst.StarredElement:
+        return _names_bound_by(target.value)
+    return set()
 
 
 def _names_in(node) -> set[str]:

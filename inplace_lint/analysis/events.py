@@ -145,6 +145,9 @@ class CustomFunctionIssue:
     function: str = ""  # the Function class
     param: int = -1  # missing-mark-dirty: the written input's position in `apply(...)`
     param_name: str = ""  # missing-mark-dirty: that input's name in `forward`
+    # missing-mark-dirty: the forward gave that input to `ctx.save_for_backward` before writing
+    # it, so its own backward reads the new values whatever the caller does
+    saved_before: bool = False
 
 
 @dataclass

@@ -49,6 +49,10 @@ class FunctionInfo:
     # a function defined inside a method that reads that method's `self` (mmcv's
     # `def _inner_forward(x): ... self.conv1(x) ...`): the method's class
     enclosing_cls: ClassInfo | None = None
+    # a function defined inside a function: what the enclosing function held, where the `def`
+    # ran, in the names it reads but does not bind, when that is an object and not a tensor (a
+    # module, an optimizer, a function, a constant; ``FunctionInterpreter._closure``)
+    closure: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass

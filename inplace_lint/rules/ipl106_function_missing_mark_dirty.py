@@ -24,7 +24,10 @@ class FunctionMissingMarkDirty(Rule):
     defaulting to `None` (an `out=` buffer), a list or a dict is not such an input. Where this
     module never calls the Function, an input named as a normalisation statistic (`running_mean`,
     `moving_var`, `num_batches_tracked`) is taken for a caller's buffer and not reported. Each
-    input is reported once, at its first write.
+    input is reported once, at its first write. An input the forward gave to
+    `ctx.save_for_backward` before writing it is reported whatever the callers do: autograd packs
+    the saved tensors when `forward` returns, so the Function's own backward reads the new values
+    (timm#156's in-place swish).
 
     ## Use instead
     Call `ctx.mark_dirty(x)` and return `x`, or compute out of place.
@@ -54,6 +57,10 @@ class FunctionMissingMarkDirty(Rule):
             if issue.kind != "missing-mark-dirty":
                 continue
             calls = analysis.apply_uses.get(issue.function, [])
+            if issue.saved_before:
+                # its own backward reads what the write left in the saved input
+                yield Finding(self.code, issue.node, issue.message, issue.related)
+                continue
             if calls and all(issue.param < len(uses) and not uses[issue.param] for uses in calls):
                 # every `apply` in this module passes a temporary, a non-tensor, or a tensor
                 # the caller never reads again: the changed value is never seen (TabNet's
