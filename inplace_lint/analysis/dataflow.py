@@ -4644,7 +4644,11 @@ class FunctionInterpreter:
             self._list_argument(positional[0])
         if facts is None:
             self._numpy_out(keywords, call, state)  # `np.clip(a, 0, 1, out=a)`
-        if facts is not None and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_"):
+        if (
+            facts is not None
+            and facts.name.rstrip("_") == qual.rsplit(".", 1)[-1].rstrip("_")
+            and not (fw == "torch" and kb.explicit_saves(qual))
+        ):
             facts = kb.resolve_overload(fw, facts, _kinds(positional), _keyword_names(call))
         if facts is not None and facts.saves and fw == "torch":
             conditions = kb.saves_nothing_if(qual)
@@ -5985,6 +5989,10 @@ class FunctionInterpreter:
         self._transformed_modules(key.rsplit(".", 1)[-1], call, state)
         arguments = self._arguments_by_index(key, positional, keywords)
         entry = _entry_signature(arguments)
+        if rates := self.flow.dropout_rates(key):
+            # `mlp(d, h, p=0.2)` building `nn.Dropout(p, inplace=True)`: the rate it is given,
+            # or its number default, as a constructor's (``_init_signature``)
+            entry = _with_rates(entry, arguments, rates)
         if tested := self.flow.tested_defaults(key):
             entry = _with_present(entry, arguments, self.flow.parameter_names(key), tested)
         if state.grad_enabled and any(map(_is_data, entry)) and not _is_entry_method(key):
@@ -8911,6 +8919,20 @@ def _init_signature(
     return _trimmed(entry)
 
 
+def _with_rates(entry: tuple, arguments: list, rates: dict[int, object]) -> tuple:
+    """``entry`` with the in-place dropout rates a call gives (or leaves at their number
+    defaults) in their positions (``ModuleDataflow.dropout_rates``)."""
+    out = list(entry)
+    for position, default in rates.items():
+        value = arguments[position] if position < len(arguments) else None
+        if value is None and default is not _NOT_LITERAL:
+            value = ConstVal(default)
+        if isinstance(value, ConstVal) and type(value.value) in (int, float):
+            out.extend([None] * (position + 1 - len(out)))
+            out[position] = value
+    return _trimmed(out)
+
+
 def _as_string_tuple(value: object) -> object:
     """A tuple or list display of string literals (`order=("conv", "act")`) as one constant."""
     if (
@@ -9048,8 +9070,10 @@ def _with_present(entry: tuple, arguments: list, names: list[str], tested: dict)
     for index, name in enumerate(names[: len(arguments)]):
         if name in tested and tested[name] is None and out[index] is None:
             given = arguments[index]
-            if (type(given) is TensorVal and not given.maybe_none) or (
-                type(given) is ConstVal and given.value is not None  # `chunk=2`
+            if (
+                (type(given) is TensorVal and not given.maybe_none)
+                or (type(given) is ConstVal and given.value is not None)  # `chunk=2`
+                or type(given) is LoopCounter  # `model(tok, start_pos=i)` in `for i in range(n)`
             ):
                 out[index] = _PRESENT
     return _trimmed(out)
@@ -9505,6 +9529,13 @@ def _default_tests(body) -> tuple[set[str], set[str]]:
                     # `default`): the helper's literal result decides (``returns_constant``)
                     nones.add(test.args[0].value.value)
                     flags.add(test.args[0].value.value)
+        elif kind is cst.Call:
+            for arg in current.args:
+                if type(arg.value) is cst.Name and not arg.star:
+                    # `self.attn(x, start_pos)`: handed on as it is to a callee that may test
+                    # it (a KV cache written `if start_pos is not None:`), the caller's value
+                    # decides there as here
+                    nones.add(arg.value.value)
         elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
             continue
         stack.extend(_subnodes(current))

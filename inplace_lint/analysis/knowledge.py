@@ -346,6 +346,14 @@ def saves_nothing_if(qual: str):
     return torch_facts.function_saves_nothing_if(qual)
 
 
+@lru_cache(maxsize=512)
+def explicit_saves(qual: str) -> bool:
+    """torch_surface.toml writes this function's saves out (``resolve_overload`` keeps them)."""
+    from inplace_lint.knowledge import torch_facts
+
+    return torch_facts.function_has_explicit_saves(qual)
+
+
 def saves_nothing_with(conditions, values: dict) -> bool:
     from inplace_lint.knowledge import torch_facts
 

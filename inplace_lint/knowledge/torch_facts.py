@@ -461,6 +461,13 @@ def function_saves_nothing_if(qualname: str) -> Mapping[str, list[Any]] | None:
     return entry.get("saves_nothing_if") if entry else None
 
 
+def function_has_explicit_saves(qualname: str) -> bool:
+    """A [functions] entry that writes its saves out (measured, no single op applies): they are
+    the call's, not to be narrowed by the table's overloads of the same name."""
+    entry = _surface().get("functions", {}).get(qualname)
+    return bool(entry) and "saves" in entry
+
+
 def saves_nothing_with(conditions: Mapping[str, list[Any]], values: Mapping[str, Any]) -> bool:
     return _matches(conditions, values)
 
