@@ -218,6 +218,10 @@ class FunctionSummary:
     # `set_value` / `.data` (an EMA swap, a weight shrink between forward and backward): each
     # caller replays that as an update of what it passed (IPL006 / IPL104)
     updated_module_arguments: dict[str, Write] = field(default_factory=dict)
+    # a method's own such write (`for p in self.parameters(): p.data.clamp_(-c, c)`, WGAN's
+    # clip): a call on an instance (`D.clip_weights(c)`) replays it on that instance's
+    # parameters, as for a module argument
+    updated_own_parameters: Write | None = None
     opaque_inside: bool = False
     # Every return path returns a tuple of this many items, and these items (index -> saved as
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
@@ -1897,6 +1901,9 @@ class FunctionInterpreter:
             try:
                 then = state.copy()
                 self._refine(stmt.test, then, True)
+                if configuration:
+                    # (a save made only when the test fails cannot hold where it holds)
+                    _drop_saves_under(then, _negated(self.conditions[-1]))
                 self.branch = (*outer_branch, (run, 0))
                 then = self.exec_block(_body(stmt), then)
                 self.branch = (*outer_branch, (run, 1))
@@ -1904,6 +1911,10 @@ class FunctionInterpreter:
                 other = state.copy()
                 self._refine(stmt.test, other, False)
                 if configuration:  # a write in the other branch happens when the test fails
+                    # `if not self.use_linear: x = self.proj_in(x)` then `if self.use_linear:
+                    # x = self.proj_in(x)` (ppdiffusers): the GroupNorm's save of `x`, carried
+                    # past the first under `self.use_linear`, is gone where the second is skipped
+                    _drop_saves_under(other, self.conditions[-1])
                     self.conditions[-1] = _negated(self.conditions[-1])
                 if stmt.orelse is not None:
                     if isinstance(stmt.orelse, cst.If):
@@ -6048,6 +6059,26 @@ class FunctionInterpreter:
                         via_data=inner.tensor.via_data,
                         bumps=inner.bumps_version,
                     )
+            own = callee.summary.updated_own_parameters
+            if (
+                own is not None
+                and module is not None
+                and module.path != "self"
+                and module.has_parameters
+                and (state.grad_enabled or own.how == "set_value")
+            ):
+                # `D.clip_weights(0.01)` between `D(real)` and the backward
+                self._parameter_update(
+                    state,
+                    own.fw,
+                    module.params_storage_key,
+                    self._label_of(module.params_storage_key, state),
+                    own.node,
+                    op_text,
+                    call,
+                    via_data=own.tensor.via_data,
+                    bumps=own.bumps_version,
+                )
             for frozen in callee.summary.frozen_module_arguments:
                 for path, held in list(state.env.items()):
                     if isinstance(held, ModuleVal) and held.params_storage_key == frozen:
@@ -8347,6 +8378,14 @@ class FunctionInterpreter:
             and (not write.grad_enabled or how == "set_value" or tensor.via_data)
         ):
             self.result.summary.updated_module_arguments.setdefault(tensor.storage, write)
+        elif (
+            tensor.storage == _OWN_PARAMETERS
+            and self.info.cls is not None
+            and how != "optimizer"
+            and (not write.grad_enabled or how == "set_value" or tensor.via_data)
+            and self.result.summary.updated_own_parameters is None
+        ):
+            self.result.summary.updated_own_parameters = write
         if bumps and tensor.fw == "torch":
             self._note_stale_views(write, state)
         # The first write of an argument is replayed by each caller against what it saved,
@@ -10046,6 +10085,8 @@ def _assigned_as_is(value, node) -> bool:
     return value is node
 
 
+# the parameter storage of a method's own `self` (``ModuleVal.params_storage_key`` of "self")
+_OWN_PARAMETERS = "params:self"
 # what a nested function may be given of its encloser's names (``FunctionInterpreter._closure``)
 _CLOSURE_VALUES = frozenset({ModuleVal, OptimizerVal, FrameworkRef, ConstVal, Unknown})
 
@@ -11578,6 +11619,18 @@ def _buffer_roots(state: State) -> set[str]:
         roots.add(f"buffer:{held.key_root}.")
         todo.extend(held.children)
     return roots
+
+
+def _drop_saves_under(state: State, condition: str) -> None:
+    """Forget the saves made only when ``condition`` holds, on a path where it does not."""
+    for storage, saves in list(state.saves.items()):
+        kept = tuple(s for s in saves if s.condition != condition)
+        if len(kept) == len(saves):
+            continue
+        if kept:
+            state.saves[storage] = kept
+        else:
+            del state.saves[storage]
 
 
 def _mark_one_side(merged: State, storage, then: State, a, other: State, b, test: str) -> None:

@@ -56,8 +56,12 @@ class DataWriteSaved(Rule):
             if not saves:
                 continue
             save = saves[0]
+            what = f"`{write.target_text}`"
+            if write.target is None and write.tensor.parameter and write.tensor.param_of:
+                # a method's own update replayed at its call (`D.clip_weights(c)`)
+                what = f"the parameters of `{write.tensor.param_of}`"
             message = (
-                f"{quote(save.op)} on line {line_of(0)} saved `{write.target_text}` ({save.what}); "
+                f"{quote(save.op)} on line {line_of(0)} saved {what} ({save.what}); "
                 f"{write.op_text} changes it through `.data`, which skips the version check: no error, "
                 "but backward silently computes wrong gradients"
             )
