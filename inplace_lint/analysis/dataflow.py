@@ -55,6 +55,7 @@ from inplace_lint.analysis.values import (
     DictVal,
     FrameworkRef,
     GradModeVal,
+    LambdaVal,
     LoopCounter,
     ModuleVal,
     OptimizerVal,
@@ -1235,6 +1236,7 @@ class FunctionInterpreter:
         self.ctx_saved_storages: set[object] = set()  # other tensors given to save_for_backward
         # an input given to save_for_backward -> how many writes were recorded before that call
         self.inputs_saved_at: dict[object, int] = {}
+        self.lambda_depth = 0  # lambdas being called (``_call_lambda``)
         self.param_storages: dict[object, int] = {}  # storage -> param index
         self.unpacked_items: set[object] = set()  # storages of items unpacked from an argument
         self.item_of_param: dict[object, tuple[int, int]] = {}  # such an item -> (index, position)
@@ -1475,7 +1477,9 @@ class FunctionInterpreter:
                     state.env[name] = replace(passed, path=name)
                     self.module_arguments.add(passed.params_storage_key)
                     continue
-                if isinstance(passed, (ConstVal, FrameworkRef, OptimizerVal, ParamsVal, SeqVal)):
+                if isinstance(
+                    passed, (ConstVal, FrameworkRef, LambdaVal, OptimizerVal, ParamsVal, SeqVal)
+                ):
                     state.env[name] = passed
                     continue
                 if isinstance(passed, _ModuleListArg):
@@ -3340,6 +3344,8 @@ class FunctionInterpreter:
                 and expr.body.value == params.params[0].name.value
             ):
                 return FrameworkRef(_IDENTITY)
+            if self._plain_lambda(expr, state):
+                return LambdaVal(expr)
             return UNKNOWN
         if kind is cst.BinaryOperation:
             left = self.eval(expr.left, state)
@@ -4251,6 +4257,8 @@ class FunctionInterpreter:
             if isinstance(stored, FrameworkRef):
                 # `self.attn_func = F.softmax` in `__init__`, called in `forward`
                 return self._call_reference(stored, call, state)
+            if isinstance(stored, LambdaVal):
+                return self._call_lambda(stored, call, state)
             method = func.attr.value
             receiver_expr = func.value
             receiver = self._eval_receiver(receiver_expr, method, state)
@@ -4264,7 +4272,59 @@ class FunctionInterpreter:
             return self.call_module(callee, call, state)
         if isinstance(callee, FrameworkRef):
             return self._call_reference(callee, call, state)
+        if isinstance(callee, LambdaVal):
+            return self._call_lambda(callee, call, state)
         return self.call_opaque(call, state, func)
+
+    def _plain_lambda(self, expr: cst.Lambda, state: State) -> bool:
+        """A lambda with plain positional parameters whose body reads nothing of the scope it is
+        written in but module-level classes, functions and imports: its body means the same
+        wherever it is called (``LambdaVal``)."""
+        params = expr.params
+        if (
+            params.posonly_params
+            or params.kwonly_params
+            or isinstance(params.star_arg, cst.Param)
+            or params.star_kwarg is not None
+            or any(p.default is not None for p in params.params)
+        ):
+            return False
+        names = {p.name.value for p in params.params}
+        for name in _read_names(expr.body) - names:
+            if name in state.env or not (
+                name in self.index.classes
+                or name in self.index.functions
+                or self.imports.resolve(cst.Name(name)) is not None
+            ):
+                return False
+        return True
+
+    def _call_lambda(self, callee: LambdaVal, call: cst.Call, state: State) -> Value:
+        """Evaluate the lambda's body with the call's arguments bound to its parameters."""
+        positional, keywords = self._args(call, state)
+        params = [p.name.value for p in callee.node.params.params]
+        if (
+            len(positional) > len(params)
+            or any(a.star for a in call.args)
+            or not set(keywords) <= set(params)
+            or self.lambda_depth > _MAX_LAMBDA_DEPTH
+        ):
+            return self.call_opaque(call, state, call.func)
+        bound = dict(zip(params, positional))
+        bound.update(keywords)
+        hidden = {name: state.env.get(name) for name in params}
+        for name in params:
+            state.env[name] = bound.get(name, UNKNOWN)
+        self.lambda_depth += 1
+        try:
+            return self.eval(callee.node.body, state)
+        finally:
+            self.lambda_depth -= 1
+            for name, value in hidden.items():
+                if value is None:
+                    state.env.pop(name, None)
+                else:
+                    state.env[name] = value
 
     def _constant_index(self, expr: cst.Subscript, state: State) -> int | None:
         """`self.lateral_convs[self.fusion_level]` where the attribute holds an int the
@@ -4328,16 +4388,33 @@ class FunctionInterpreter:
     def _call_list_block(self, block: ModuleVal, func, call: cst.Call, state: State) -> Value:
         """`self.residual_blocks[n]((h, mel, t))` over a list whose blocks are one local class:
         what the block's forward writes into its arguments is replayed here (DiffWave's residual
-        block adds to the `h` it unpacks, which `init_conv`'s ReLU saved); the result stays
-        opaque, as for any block picked by a variable."""
+        block adds to the `h` it unpacks, which `init_conv`'s ReLU saved); the result is opaque,
+        as for any block picked by a variable, but for its last op's save of it."""
         positional, keywords = self._args(call, state)
         entry = f"{block.local_class}.forward"
         forward = self.flow.result(entry) if entry in self.index.functions else None
+        if forward is not None and block.init_entry:
+            forward = self.flow.specialized(entry, (), block.init_entry) or forward
         if forward is not None:
             names = self.flow.parameter_names(entry)
             arguments = list(positional) + [keywords.get(n) for n in names[len(positional) :]]
             op_text = f"`{_short(self, func)}`"
             self._apply_param_writes(forward.summary, arguments, call, state, op_text)
+            if forward.summary.returns_saved_output and state.grad_enabled:
+                # what every block of the list returns was saved by its last op (mmdet's
+                # ConvModule ending in a ReLU: `inter_outs = [self.fpn_convs[i](laterals[i])
+                # ...]` then `inter_outs[i + 1] += ...`, mmdetection#9450). Its saves of the
+                # arguments stay unknown: the list they are read from may be one of feature maps
+                return self._opaque_result(
+                    positional + list(keywords.values()),
+                    call,
+                    state,
+                    op_text,
+                    known=True,
+                    requires_grad=True if block.has_parameters else None,
+                    saves_output=True,
+                    output_condition=forward.summary.saved_output_condition,
+                )
         return self._unknown_call_result(positional + list(keywords.values()), call, state, func)
 
     def _call_reference(self, callee: FrameworkRef, call: cst.Call, state: State) -> Value:
@@ -8945,6 +9022,10 @@ def _init_signature(
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
             entry.append(module)
+        elif isinstance(value, LambdaVal) or _class_reference(value):
+            # `Flow(lambda i, o: Net(i, o))`, `Block(d, act_layer=nn.Sigmoid)`: what `__init__`
+            # builds by calling it
+            entry.append(value)
         elif (modules := _module_list_entry(value, id(value) in exact)) is not None:
             entry.append(modules)
         elif isinstance(value, OptimizerVal) and value.modules is not None:
@@ -8970,6 +9051,17 @@ def _with_rates(entry: tuple, arguments: list, rates: dict[int, object]) -> tupl
             out.extend([None] * (position + 1 - len(out)))
             out[position] = value
     return _trimmed(out)
+
+
+def _class_reference(value: object) -> bool:
+    """A layer class passed as it is (`act_layer=nn.Sigmoid`, a local `Net`), not a partial."""
+    return (
+        type(value) is FrameworkRef
+        and value.partial is None
+        and not value.bound
+        and not value.bound_keywords
+        and (value.qualname.startswith("<local-class>.") or kb.is_module_class(value.qualname))
+    )
 
 
 def _as_string_tuple(value: object) -> object:
@@ -9140,6 +9232,8 @@ def _entry_signature(positional: list) -> tuple:
             entry.append(module)
         elif isinstance(value, FrameworkRef) and not value.qualname.startswith("<"):
             entry.append(value)  # `reduce(..., op=torch.mul)`: the function it calls
+        elif isinstance(value, LambdaVal) or _class_reference(value):
+            entry.append(value)  # `build(lambda i, o: Net(i, o))`, `build(Net)`
         elif (
             isinstance(value, FrameworkRef)
             and value.qualname.startswith("<local-function>.")
@@ -10085,10 +10179,12 @@ def _assigned_as_is(value, node) -> bool:
     return value is node
 
 
+# lambdas calling lambdas: how deep ``_call_lambda`` follows
+_MAX_LAMBDA_DEPTH = 4
 # the parameter storage of a method's own `self` (``ModuleVal.params_storage_key`` of "self")
 _OWN_PARAMETERS = "params:self"
 # what a nested function may be given of its encloser's names (``FunctionInterpreter._closure``)
-_CLOSURE_VALUES = frozenset({ModuleVal, OptimizerVal, FrameworkRef, ConstVal, Unknown})
+_CLOSURE_VALUES = frozenset({ModuleVal, OptimizerVal, FrameworkRef, LambdaVal, ConstVal, Unknown})
 
 
 def _bound_names(function: cst.FunctionDef, exact: bool = False) -> set[str]:
@@ -10115,11 +10211,11 @@ def _bound_names(function: cst.FunctionDef, exact: bool = False) -> set[str]:
     return bound
 
 
-def _free_names(function: cst.FunctionDef) -> set[str]:
-    """The names a function's body reads that it does not bind (not an attribute's name, nor a
-    keyword argument's): those of its enclosing scopes."""
+def _read_names(node) -> set[str]:
+    """The names an expression or body reads (not an attribute's name, nor a keyword
+    argument's)."""
     names: set[str] = set()
-    stack = [function.body]
+    stack = [node]
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -10129,7 +10225,13 @@ def _free_names(function: cst.FunctionDef) -> set[str]:
             stack.append(node.value)
         else:
             stack.extend(_subnodes(node))
-    return names - _bound_names(function, exact=True)
+    return names
+
+
+def _free_names(function: cst.FunctionDef) -> set[str]:
+    """The names a function's body reads that it does not bind (not an attribute's name, nor a
+    keyword argument's): those of its enclosing scopes."""
+    return _read_names(function.body) - _bound_names(function, exact=True)
 
 
 def _names_bound_by(target) -> set[str]:
@@ -11527,9 +11629,21 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
             # tensor either way, saved (as the ReLU's output) on one side only
             # (only a name the branch rebound: `identity = self.conv(x)` under `if` leaves `x`
             # as it was, and what the conv saved of it counts as before)
-            if value.storage == a.storage and a.lineage != b.lineage and a.storage not in same:
+            if value.storage == a.storage and a.storage not in same:
+                # (and a tensor neither side rebound: what `h * torch.sigmoid(g)` saved of `h`
+                # under `if self.gated:` is saved only when that holds, so a write under `if
+                # not self.gated:` breaks nothing, lookalike43)
                 same.add(a.storage)
-                _mark_one_side(merged, value.storage, then, a.storage, other, b.storage, test)
+                _mark_one_side(
+                    merged,
+                    value.storage,
+                    then,
+                    a.storage,
+                    other,
+                    b.storage,
+                    test,
+                    weak=a.lineage == b.lineage,
+                )
             continue
         if value.storage in (a.storage, b.storage):
             continue
@@ -11624,7 +11738,7 @@ def _buffer_roots(state: State) -> set[str]:
 def _drop_saves_under(state: State, condition: str) -> None:
     """Forget the saves made only when ``condition`` holds, on a path where it does not."""
     for storage, saves in list(state.saves.items()):
-        kept = tuple(s for s in saves if s.condition != condition)
+        kept = tuple(s for s in saves if s.condition != condition and s.made_under != condition)
         if len(kept) == len(saves):
             continue
         if kept:
@@ -11633,19 +11747,27 @@ def _drop_saves_under(state: State, condition: str) -> None:
             del state.saves[storage]
 
 
-def _mark_one_side(merged: State, storage, then: State, a, other: State, b, test: str) -> None:
+def _mark_one_side(
+    merged: State, storage, then: State, a, other: State, b, test: str, weak: bool = False
+) -> None:
     """The saves of ``storage`` after the `if`: one that only the `then` side's tensor (``a``)
-    or only the other side's (``b``) carries is a save under ``test`` or its negation."""
+    or only the other side's (``b``) carries is a save under ``test`` or its negation (``weak``:
+    only ``Save.made_under`` says so)."""
     on_then = set(then.saves.get(a, ()))
     on_other = set(other.saves.get(b, ()))
     saves = merged.saves.get(storage)
+    field = "made_under" if weak else "condition"
     if saves and on_then != on_other:
-        merged.saves[storage] = tuple(
-            s
-            if s.condition or (s in on_then) == (s in on_other)
-            else replace(s, condition=test if s in on_then else _negated(test))
-            for s in saves
-        )
+        marked = []
+        for s in saves:
+            # (one marked weakly before, by the same test: as it was on its side)
+            seen = s if s.made_under is None else replace(s, made_under=None)
+            if s.condition or (weak and s.made_under) or (seen in on_then) == (seen in on_other):
+                marked.append(s)
+            else:
+                side = test if seen in on_then else _negated(test)
+                marked.append(replace(seen, **{field: side}))
+        merged.saves[storage] = tuple(marked)
 
 
 def _reads_gradient(expr) -> bool:

@@ -76,6 +76,10 @@ class Save:
     # batch_norm saves its running statistics, which a training-mode backward never reads, so a
     # write that moves no version (`set_value`) changes nothing (measured)
     version_only: bool = False
+    # made on one side of an `if <option>:` by an op that read a name neither side rebound
+    # (`if self.gated: y = h * g` saves `h`): it counts as unconditional, as before, but a path
+    # where that test fails (`if not self.gated: h.relu_()`) drops it (``_drop_saves_under``)
+    made_under: str | None = None
 
 
 @dataclass(frozen=True)
@@ -307,6 +311,16 @@ class FrameworkRef:
     partial: cst.Call | None = field(default=None, compare=False, hash=False)
 
 
+@dataclass(frozen=True, eq=False)
+class LambdaVal:
+    """A lambda whose body reads only its parameters and module-level names (nflows' `lambda i,
+    o: TransformNet(i, o, hidden_features=16)` handed to a constructor): a call evaluates the
+    body with the call's arguments bound to the parameters. One per lambda expression (equal
+    and hashed by identity)."""
+
+    node: cst.Lambda
+
+
 @dataclass(frozen=True)
 class ConstVal:
     """A literal (True / False / None, a number, a string), so that `if inplace:` or
@@ -366,6 +380,7 @@ Value = (
     | GradModeVal
     | AutocastVal
     | FrameworkRef
+    | LambdaVal
     | Unknown
 )
 
