@@ -1250,6 +1250,10 @@ class FunctionInterpreter:
         self.last_callee: FunctionResult | None = None  # of the last call_local_function
         self.violated: set[object] = set()  # storages already written after a save
         self.returns_seen = False
+        # return paths judged for ``returns_saved_output``, and the options whose early returns
+        # of an unsaved tensor they left out
+        self.output_returns_seen = False
+        self.option_exits: list[str] = []
         self.alias_returns: list[tuple[int, str] | None] = []  # one entry per return path
         self.arity_returns: list[int | None] = []  # (``returned_arity``)
         self.item_alias_returns: list[tuple[tuple[int, str], ...] | None] = []  # the same, tuples
@@ -2615,15 +2619,30 @@ class FunctionInterpreter:
             outputs = [s for s in saves if s.certain and s.what == "output"]
             saved = bool(outputs)
             summary = self.result.summary
-            # every return path must return a saved output for callers to rely on it
-            summary.returns_saved_output = saved and (
-                summary.returns_saved_output or not self.returns_seen
-            )
             condition = (
                 outputs[0].condition if outputs and all(s.condition for s in outputs) else None
             )
-            if not self.returns_seen or summary.saved_output_condition is None:
-                summary.saved_output_condition = condition
+            if not saved and self.conditions and not self.output_returns_seen:
+                # an option's early return of something unsaved (`if self.cfg.logits_only:
+                # return z` before `return torch.softmax(z, -1)`): the later paths' saved output
+                # is one under the option's negation (lookalike43)
+                self.option_exits.append(" and ".join(self.conditions))
+            else:
+                if (
+                    saved
+                    and condition is None
+                    and len(self.option_exits) == 1
+                    # (past the early return, its negation is one of this path's conditions)
+                    and " and ".join(self.conditions) in ("", _negated(self.option_exits[0]))
+                ):
+                    condition = _negated(self.option_exits[0])
+                # every return path must return a saved output for callers to rely on it
+                summary.returns_saved_output = saved and (
+                    summary.returns_saved_output or not self.output_returns_seen
+                )
+                if not self.output_returns_seen or summary.saved_output_condition is None:
+                    summary.saved_output_condition = condition
+                self.output_returns_seen = True
             summary.returns_known = value.known and (summary.returns_known or not self.returns_seen)
             self.returns_seen = True
 
@@ -3996,6 +4015,10 @@ class FunctionInterpreter:
             index = _int_index(expr)
             if index is None:
                 index = self._constant_index(expr, state)
+            key = _string_index(expr) if base.child_names else None
+            if index is None and key in base.child_names:
+                # `self.heads["box"]` of a ModuleDict built from a dict display
+                index = base.child_names.index(key)
             if index is not None and -len(base.children) <= index < len(base.children):
                 # `model[1]` of a Sequential: its tensors are the container's
                 child = _child_of(base, base.children[index])
@@ -4118,6 +4141,7 @@ class FunctionInterpreter:
         if (
             type(func) is cst.Subscript
             and _int_index(func) is None
+            and _string_index(func) is None  # (`self.heads["box"](x)`: that entry, eval_subscript)
             and self._constant_index(func, state) is None
             and dotted_name(func.value) != "self._modules"  # (eval_subscript: EGNN's layers)
         ):
@@ -10894,12 +10918,31 @@ def _parameter_collection(value: Value) -> bool:
     )
 
 
+_NAMED_CONTAINERS = frozenset({"ModuleDict", "LayerDict"})
+
+
 def _ordered_dict_items(call: cst.Call) -> list[tuple[str, cst.BaseExpression]] | None:
     """`nn.Sequential(OrderedDict([("conv", nn.Conv2d(...)), ("bn", nn.BatchNorm2d(...))]))`:
     the names and expressions of the children, when each is a pair with a literal name."""
+    if (
+        call.args
+        and all(a.keyword is not None and not a.star for a in call.args)
+        and dotted_name(call.func).rsplit(".", 1)[-1] in _NAMED_CONTAINERS
+    ):
+        # `nn.ModuleDict(box=..., cls=...)` (keyword arguments are its entries)
+        return [(a.keyword.value, a.value) for a in call.args]
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     inner = call.args[0].value
+    if type(inner) is cst.Dict and dotted_name(call.func).rsplit(".", 1)[-1] in _NAMED_CONTAINERS:
+        # `nn.ModuleDict({"box": nn.Sequential(...), "cls": nn.Linear(...)})`
+        pairs = []
+        for element in inner.elements:
+            name = _literal(element.key) if type(element) is cst.DictElement else None
+            if not isinstance(name, str):
+                return None
+            pairs.append((name, element.value))
+        return pairs or None
     if (
         type(inner) is not cst.Call
         or dotted_name(inner.func) not in ("OrderedDict", "collections.OrderedDict")
