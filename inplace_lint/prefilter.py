@@ -1386,10 +1386,12 @@ def _blank_class(lines: list[str], cls: _Unit, needed: set[_Unit]) -> int:
             if method not in needed:
                 blanked += _stub(lines, method.node, f"def {method.name}(): pass")
     # Class-level statements are never analysed; blank them unless they share rows or carry a
-    # `noqa`. If nothing else is left in the body, one `pass` keeps it a body.
+    # `noqa`. If nothing else is left in the body, one `pass` keeps it a body. A NamedTuple's
+    # are its fields, in order (`EncOut(mu, std)` is the tuple of them: the analysis reads them)
     body = cls.body
     if (
         body
+        and not any(_last_name(b) == "NamedTuple" for b in node.bases)
         and all(_starts_row(lines, s) for s in body)
         and _rows_apart(body)
         and not any(_has_noqa(lines, s) for s in body)

@@ -888,7 +888,10 @@ class ModuleDataflow:
             if "." not in k
             and (
                 isinstance(v, kept)
-                or (isinstance(v, FrameworkRef) and v.qualname.startswith("<local-apply>."))
+                or (
+                    isinstance(v, FrameworkRef)
+                    and v.qualname.startswith(("<local-apply>.", _NAMEDTUPLE))
+                )
                 # `FEAT = "feat"`: a constant key (`data[FEAT] = x` writes a mapping's entry)
                 or (k.isupper() and _holds_string(v))
                 # `activate_name = {"relu": nn.ReLU, "mish": Mish()}`: a registry of layer
@@ -4460,6 +4463,17 @@ class FunctionInterpreter:
         if callee.qualname == _IDENTITY:
             positional, _ = self._args(call, state)
             return positional[0] if len(positional) == 1 else UNKNOWN
+        if callee.qualname.startswith(_NAMEDTUPLE):
+            # `EncOut(lv, torch.exp(0.5 * lv))`: the tuple of its fields, in order (unpacked as
+            # `lv, std = self.enc(x)`, indexed as `out[1]`)
+            positional, keywords = self._args(call, state)
+            fields = callee.qualname[len(_NAMEDTUPLE) :].split(",")
+            if len(positional) > len(fields) or any(a.star for a in call.args):
+                return UNKNOWN
+            items = [*positional, *(keywords.get(f, UNKNOWN) for f in fields[len(positional) :])]
+            return SeqVal(
+                tuple(items), frozenset().union(*(lineage_of(v) for v in items)), exact=True
+            )
         if callee.partial is not None:
             # the layer the partial builds: its own call spelled with the partial's arguments
             # first; the layer's construction site is the `partial(...)` call (where its
@@ -4534,6 +4548,34 @@ class FunctionInterpreter:
             # where autograd's checks run (mmrazor's LSQ `_load_from_state_dict`, prec38)
             self._args(call, state)
             return ConstVal(False)
+        if qual in _NAMEDTUPLE_FACTORIES:
+            # `EncOut = namedtuple("EncOut", "lv std")`: calling it makes a tuple of its fields
+            self._args(call, state)
+            fields = _namedtuple_fields(call)
+            return FrameworkRef(f"{_NAMEDTUPLE}{','.join(fields)}") if fields else UNKNOWN
+        if qual in _CHECKPOINT_CALLS and state.grad_enabled:
+            # `checkpoint(self.fc, h)`: the function's result, whose graph is rebuilt at
+            # backward from the inputs it was given: a fresh tensor that requires grad when the
+            # inputs or the module's parameters do, saving nothing a later write can break
+            # (measured: an in-place write on it runs in both reentrant modes), but what ops
+            # after it save of it counts (lookalike43: `torch.sigmoid(z)`, then `add_`)
+            positional, keywords = self._args(call, state)
+            function, *inputs = positional or [UNKNOWN]
+            tensors = [t for v in (*inputs, *keywords.values()) for t in _flatten(v)]
+            tensors = [t for t in tensors if isinstance(t, TensorVal)]
+            trainable = isinstance(function, ModuleVal) and function.has_parameters
+            trainable = trainable and not function.frozen and not function.params_unknown
+            rg = tri_or([trainable or None, *(t.requires_grad for t in tensors)])
+            return self._opaque_result(
+                [*inputs, *keywords.values()],
+                call,
+                state,
+                f"`{_short(self, call.func)}`",
+                known=True,
+                requires_grad=rg,
+                opaque=False,
+                tensor_result=True,
+            )
         if qual == "einops.rearrange":
             # a reshape and a permute: like `reshape`, a view of its input where it can be
             # (MAE-DFER#15: `rearrange(x[:, 0], ...)` saved by a LayerNorm, then `x[:, 0] = ...`)
@@ -7096,6 +7138,19 @@ class FunctionInterpreter:
             # `ClsOutput(logits=z, probs=z.softmax(-1))` of a local `@dataclass` or NamedTuple
             # (HF-style model outputs): its fields are what was given, read as `out.probs`
             return _keyword_dict(keywords)
+        if (
+            cls is not None
+            and positional
+            and not any(a.star for a in call.args)
+            and any(b.rsplit(".", 1)[-1] == "NamedTuple" for b in cls.base_names)
+            and (fields := _annotated_fields(cls.node))
+            and len(positional) <= len(fields)
+        ):
+            # `EncOut(mu, logvar)` of `class EncOut(NamedTuple)`: the tuple of its fields
+            items = [*positional, *(keywords.get(f, UNKNOWN) for f in fields[len(positional) :])]
+            return SeqVal(
+                tuple(items), frozenset().union(*(lineage_of(v) for v in items)), exact=True
+            )
         if cls is not None and _mapping_class(cls, self.index):
             # `AttrDict(q=...)` of `class AttrDict(dict)`: a mapping like `dict(q=...)`, whose
             # entries are read as attributes
@@ -10203,6 +10258,47 @@ def _assigned_as_is(value, node) -> bool:
     return value is node
 
 
+# `collections.namedtuple("Out", "a b")` / `typing.NamedTuple("Out", [("a", T), ...])`: a tuple
+# class, held as a reference `<namedtuple>a,b` (``FunctionInterpreter._call_reference``)
+_NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+_NAMEDTUPLE = "<namedtuple>"
+
+
+def _namedtuple_fields(call: cst.Call) -> list[str] | None:
+    """The field names a namedtuple factory call spells literally, or None."""
+    args = [a for a in call.args if a.keyword is None]
+    spec = args[1].value if len(args) > 1 else None
+    if spec is None:
+        spec = next(
+            (
+                a.value
+                for a in call.args
+                if a.keyword and a.keyword.value in ("field_names", "fields")
+            ),
+            None,
+        )
+    literal = _literal(spec) if spec is not None else None
+    if isinstance(literal, str):
+        fields = literal.replace(",", " ").split()
+    elif type(spec) in (cst.List, cst.Tuple):
+        fields = []
+        for element in spec.elements:
+            value = element.value
+            if type(value) is cst.Tuple and value.elements:  # `("lv", torch.Tensor)`
+                value = value.elements[0].value
+            name = _literal(value)
+            if not isinstance(name, str):
+                return None
+            fields.append(name)
+    else:
+        return None
+    return fields if fields and all(f.isidentifier() for f in fields) else None
+
+
+# activation checkpointing: the result is the function's, its graph rebuilt at backward
+_CHECKPOINT_CALLS = frozenset(
+    {"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"}
+)
 # lambdas calling lambdas: how deep ``_call_lambda`` follows
 _MAX_LAMBDA_DEPTH = 4
 # the parameter storage of a method's own `self` (``ModuleVal.params_storage_key`` of "self")
@@ -11050,6 +11146,16 @@ def _keyword_dict(keywords: dict[str, Value]) -> DictVal:
     `Out(logits=z, ...)`): its entries under those names."""
     lineage = frozenset().union(*(lineage_of(v) for v in keywords.values()))
     return DictVal(lineage, tuple(keywords.items()))
+
+
+def _annotated_fields(node: cst.ClassDef) -> list[str]:
+    """The fields a NamedTuple class declares (`mu: torch.Tensor`), in order."""
+    fields = []
+    for stmt in node.body.body if type(node.body) is cst.IndentedBlock else ():
+        for small in stmt.body if type(stmt) is cst.SimpleStatementLine else ():
+            if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                fields.append(small.target.value)
+    return fields
 
 
 def _record_class(cls: ClassInfo) -> bool:

@@ -105,6 +105,9 @@ _FOLLOWED_IMPORTS = {
     "itertools": {"chain"},
     "einops": {"rearrange"},
     "functools": {"partial"},
+    # tuple classes (FunctionInterpreter.call_framework: `_NAMEDTUPLE_FACTORIES`)
+    "collections": {"namedtuple"},
+    "typing": {"NamedTuple"},
     # JIT-compiling decorators (knowledge.JIT_KERNEL_DECORATORS)
     "taichi": {"kernel", "func"},
     "numba": {"jit", "njit", "vectorize", "guvectorize", "stencil"},
