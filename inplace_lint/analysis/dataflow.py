@@ -3589,6 +3589,31 @@ class FunctionInterpreter:
             item = self._iteration_value(iterable, clause.iter)
             self.bind(clause.target, item, inner, expr)
             clause = clause.inner_for_in
+        elif type(expr) is cst.DictComp and clause.inner_for_in is None and not clause.ifs:
+            iterable = self.eval(clause.iter, inner)
+            if (
+                isinstance(iterable, SeqVal)
+                and iterable.exact
+                and 0 < len(iterable.items) <= _ITEMWISE_COMPREHENSION
+            ):
+                # `{name: head(x) for name, head in self.heads.items()}`: one entry per item,
+                # under its literal key
+                entries: dict[str, Value] = {}
+                for item in iterable.items:
+                    self.bind(clause.target, item, inner, expr)
+                    key = self.eval(expr.key, inner)
+                    entries[key.value if type(key) is ConstVal else ""] = self.eval(
+                        expr.value, inner
+                    )
+                for storage, saves in inner.saves.items():
+                    for save in saves:
+                        state.add_save(storage, save)
+                if "" not in entries and all(isinstance(k, str) for k in entries):
+                    return _keyword_dict(entries)
+                return Unknown(frozenset().union(*(lineage_of(v) for v in entries.values())))
+            item = self._iteration_value(iterable, clause.iter)
+            self.bind(clause.target, item, inner, expr)
+            clause = clause.inner_for_in
         while clause is not None:
             item = self._iteration_value(self.eval(clause.iter, inner), clause.iter)
             self.bind(clause.target, item, inner, expr)
@@ -4904,6 +4929,26 @@ class FunctionInterpreter:
                 return UNKNOWN
         if isinstance(receiver, TensorVal):
             return self.call_tensor_method(receiver, receiver_expr, method, call, state)
+        if (
+            isinstance(receiver, ModuleVal)
+            and method in ("items", "values", "keys")
+            and not call.args
+            and receiver.child_names
+            and receiver.children_exact
+            and len(receiver.child_names) == len(receiver.children)
+        ):
+            # `self.heads.items()` of a ModuleDict built from a dict display: its entries, in
+            # order (`{name: head(x) for name, head in self.heads.items()}`)
+            children = [_child_of(receiver, c) for c in receiver.children]
+            names = [ConstVal(n) for n in receiver.child_names]
+            items = (
+                [SeqVal((n, c)) for n, c in zip(names, children)]
+                if method == "items"
+                else children
+                if method == "values"
+                else names
+            )
+            return SeqVal(tuple(items), exact=True)
         if isinstance(receiver, DictVal) and method not in _DICT_READERS:
             # `d.update(...)`, `d.pop(k)`, `d.setdefault(...)`: its entries may change
             path = dotted_name(receiver_expr)
