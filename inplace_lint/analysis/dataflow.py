@@ -1815,8 +1815,11 @@ class FunctionInterpreter:
         saves and versions live in this function's state, which the helper's own analysis does
         not share: a name holding one stays unknown there (and the helper speculative)."""
         free = _free_names(stmt)
+        # (a name the encloser binds again, before or after the `def`, holds at the helper's
+        # call whatever was bound last: not known here)
+        once = _bound_once(self.info.node)
         captured = []
-        for name in sorted(free):
+        for name in sorted(free & once):
             value = state.env.get(name)
             if type(value) in _CLOSURE_VALUES:
                 captured.append((name, value))
@@ -3428,6 +3431,10 @@ class FunctionInterpreter:
             ):
                 # `nn.Linear(d, d) if use_proj else nn.Identity()`: each under its condition
                 merged = _with_alternatives(merged, a, b, lambda: _code(self, expr.test))
+            elif _class_reference(a) and _class_reference(b) and a != b:
+                # `module_fn = PreXceptionModule if preact else XceptionModule` (timm): either
+                # class, built as alternatives under the test (``_call_reference``)
+                return FrameworkRef(_EITHER_CLASS, bound=(_code(self, expr.test), a, b))
             return merged
         if kind is cst.BooleanOperation or kind is cst.Comparison:
             values = [self.eval(child, state) for child in _children_exprs(expr)]
@@ -4488,6 +4495,13 @@ class FunctionInterpreter:
         if callee.qualname == _IDENTITY:
             positional, _ = self._args(call, state)
             return positional[0] if len(positional) == 1 else UNKNOWN
+        if callee.qualname == _EITHER_CLASS:
+            test, first, second = callee.bound
+            built = [self._call_reference(c, call, state) for c in (first, second)]
+            merged = either_module(built)
+            if merged is None:
+                return built[0] if built[0] == built[1] else UNKNOWN
+            return _with_alternatives(merged, built[0], built[1], lambda: test)
         if callee.qualname.startswith(_NAMEDTUPLE):
             # `EncOut(lv, torch.exp(0.5 * lv))`: the tuple of its fields, in order (unpacked as
             # `lv, std = self.enc(x)`, indexed as `out[1]`)
@@ -5521,6 +5535,10 @@ class FunctionInterpreter:
         sides = []
         for condition, alternative in module.alternatives:
             side = state.copy()
+            # (what another option's module saved only when this one is not built, as for an
+            # `if` on that option: timm's aligned Xception, `self.act` in place only with
+            # `preact`, whose blocks then end in a convolution)
+            _drop_saves_under(side, _negated(condition))
             self.conditions.append(condition)
             try:
                 value = self._call_module_with(
@@ -10307,6 +10325,8 @@ def _assigned_as_is(value, node) -> bool:
 # class, held as a reference `<namedtuple>a,b` (``FunctionInterpreter._call_reference``)
 _NAMEDTUPLE_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
 _NAMEDTUPLE = "<namedtuple>"
+# `A if c else B` of two layer classes: ``bound`` holds the test's text and both
+_EITHER_CLASS = "<either-class>"
 
 
 def _namedtuple_fields(call: cst.Call) -> list[str] | None:
@@ -10397,6 +10417,27 @@ def _free_names(function: cst.FunctionDef) -> set[str]:
     """The names a function's body reads that it does not bind (not an attribute's name, nor a
     keyword argument's): those of its enclosing scopes."""
     return _read_names(function.body) - _bound_names(function, exact=True)
+
+
+def _bound_once(function: cst.FunctionDef) -> set[str]:
+    """The names a function's body binds exactly once (as a name, not through an item or an
+    attribute), nested scopes included."""
+    counts: dict[str, int] = {}
+    stack = [function.body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        names: set[str] = set()
+        if kind in _BINDING_TARGETS:
+            names = _names_bound_by(node.target)
+        elif kind is cst.AsName:
+            names = _names_bound_by(node.name)
+        elif kind in (cst.FunctionDef, cst.ClassDef):
+            names = {node.name.value}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        stack.extend(_subnodes(node))
+    return {name for name, count in counts.items() if count == 1}
 
 
 def _names_bound_by(target) -> set[str]:
