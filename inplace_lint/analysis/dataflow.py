@@ -4345,7 +4345,7 @@ class FunctionInterpreter:
             or params.kwonly_params
             or isinstance(params.star_arg, cst.Param)
             or params.star_kwarg is not None
-            or any(p.default is not None for p in params.params)
+            or any(p.default is not None and _literal(p.default) is None for p in params.params)
         ):
             return False
         names = {p.name.value for p in params.params}
@@ -4369,7 +4369,12 @@ class FunctionInterpreter:
             or self.lambda_depth > _MAX_LAMBDA_DEPTH
         ):
             return self.call_opaque(call, state, call.func)
-        bound = dict(zip(params, positional))
+        bound = {
+            p.name.value: ConstVal(_literal(p.default))
+            for p in callee.node.params.params
+            if p.default is not None
+        }
+        bound.update(zip(params, positional))
         bound.update(keywords)
         hidden = {name: state.env.get(name) for name in params}
         for name in params:
