@@ -3551,6 +3551,17 @@ class FunctionInterpreter:
         either = either_module([a, b])
         if either is not None:
             return either
+        for module, other in ((a, b), (b, a)):
+            if isinstance(module, ModuleVal) and type(other) is Unknown:
+                # `act_factory() if act_factory is not None else nn.Identity()` with the factory
+                # not known: either that module or something unknown (lookalike44: the Identity
+                # taken for sure handed a chunk view on to an in-place write)
+                return ModuleVal(
+                    path=module.path,
+                    fw=module.fw,
+                    has_parameters=module.has_parameters,
+                    uid=f"either:{module.key_root}|?",
+                )
         if (
             a is b
             or not isinstance(a, TensorVal)
