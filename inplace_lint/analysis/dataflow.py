@@ -4525,10 +4525,7 @@ class FunctionInterpreter:
             fields = callee.qualname[len(_NAMEDTUPLE) :].split(",")
             if len(positional) > len(fields) or any(a.star for a in call.args):
                 return UNKNOWN
-            items = [*positional, *(keywords.get(f, UNKNOWN) for f in fields[len(positional) :])]
-            return SeqVal(
-                tuple(items), frozenset().union(*(lineage_of(v) for v in items)), exact=True
-            )
+            return _fields_tuple(fields, positional, keywords)
         if callee.partial is not None:
             # the layer the partial builds: its own call spelled with the partial's arguments
             # first; the layer's construction site is the `partial(...)` call (where its
@@ -7226,10 +7223,7 @@ class FunctionInterpreter:
             and len(positional) <= len(fields)
         ):
             # `EncOut(mu, logvar)` of `class EncOut(NamedTuple)`: the tuple of its fields
-            items = [*positional, *(keywords.get(f, UNKNOWN) for f in fields[len(positional) :])]
-            return SeqVal(
-                tuple(items), frozenset().union(*(lineage_of(v) for v in items)), exact=True
-            )
+            return _fields_tuple(fields, positional, keywords)
         if cls is not None and _mapping_class(cls, self.index):
             # `AttrDict(q=...)` of `class AttrDict(dict)`: a mapping like `dict(q=...)`, whose
             # entries are read as attributes
@@ -9172,10 +9166,7 @@ def _init_signature(
     entry = []
     for position, value in enumerate(map(_as_string_tuple, arguments)):
         if rates and position in rates:
-            if value is None and rates[position] is not _NOT_LITERAL:
-                value = ConstVal(rates[position])
-            number = isinstance(value, ConstVal) and type(value.value) in (int, float)
-            entry.append(value if number else None)
+            entry.append(_rate_entry(value, rates[position]))
             continue
         module = _module_entry(value)
         if isinstance(module, (_FrameworkModuleArg, ModuleVal)):
@@ -9202,13 +9193,19 @@ def _with_rates(entry: tuple, arguments: list, rates: dict[int, object]) -> tupl
     defaults) in their positions (``ModuleDataflow.dropout_rates``)."""
     out = list(entry)
     for position, default in rates.items():
-        value = arguments[position] if position < len(arguments) else None
-        if value is None and default is not _NOT_LITERAL:
-            value = ConstVal(default)
-        if isinstance(value, ConstVal) and type(value.value) in (int, float):
+        rate = _rate_entry(arguments[position] if position < len(arguments) else None, default)
+        if rate is not None:
             out.extend([None] * (position + 1 - len(out)))
-            out[position] = value
+            out[position] = rate
     return _trimmed(out)
+
+
+def _rate_entry(value: object, default: object) -> ConstVal | None:
+    """What an entry keeps of an in-place dropout rate: the number given, or the number
+    default when none is (``ModuleDataflow.dropout_rates``); None otherwise."""
+    if value is None and default is not _NOT_LITERAL:
+        value = ConstVal(default)
+    return value if isinstance(value, ConstVal) and type(value.value) in (int, float) else None
 
 
 def _class_reference(value: object) -> bool:
@@ -11248,6 +11245,12 @@ def _keyword_dict(keywords: dict[str, Value]) -> DictVal:
     `Out(logits=z, ...)`): its entries under those names."""
     lineage = frozenset().union(*(lineage_of(v) for v in keywords.values()))
     return DictVal(lineage, tuple(keywords.items()))
+
+
+def _fields_tuple(fields: list[str], positional: list, keywords: dict) -> SeqVal:
+    """A namedtuple built from a call: its fields in order, positional ones first."""
+    items = [*positional, *(keywords.get(f, UNKNOWN) for f in fields[len(positional) :])]
+    return SeqVal(tuple(items), frozenset().union(*(lineage_of(v) for v in items)), exact=True)
 
 
 def _annotated_fields(node: cst.ClassDef) -> list[str]:
