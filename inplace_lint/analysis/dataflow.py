@@ -4068,6 +4068,16 @@ class FunctionInterpreter:
             if index is not None and -len(base.children) <= index < len(base.children):
                 # `model[1]` of a Sequential: its tensors are the container's
                 child = _child_of(base, base.children[index])
+                if (
+                    (base.qualname or "").rsplit(".", 1)[-1] in _LIST_CONTAINERS
+                    and isinstance(child, ModuleVal)
+                    and child.uid
+                    and index in (0, -len(base.children))
+                ):
+                    # `self.critics[0]` of a ModuleList, never called whole: that block, as
+                    # the first pass of a loop over the list sees it (`[Adam(c.parameters())
+                    # for c in self.critics]`: its optimizer, spirl#15)
+                    return replace(child, path=f"{base.path}[{index}]")
                 return replace(child, uid=base.key_root, path=f"{base.path}[{index}]")
             first = base.children[0]
             if (
@@ -10943,6 +10953,7 @@ def _iterates_children(module: ModuleVal) -> bool:
 
 
 _ITERABLE_CONTAINERS = frozenset({"ModuleList", "Sequential", "LayerList"})
+_LIST_CONTAINERS = frozenset({"ModuleList", "LayerList"})
 
 
 # tensor methods that make a new tensor of the receiver's dtype and device, with no graph
