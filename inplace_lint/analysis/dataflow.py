@@ -228,6 +228,7 @@ class FunctionSummary:
     # what) are tensors saved by an op on the way to the returned values: `return k * z, z`
     # hands the caller a `z` that its next write into breaks the backward of the first item.
     saved_items: tuple[int, dict[int, str]] | None = None
+    saved_items_fields: tuple[str, ...] = ()  # the namedtuple's field names, by position
     # The same for a dict every return path builds with the same string keys (`return
     # {"logits": z, "probs": z.softmax(-1)}`, a local dataclass `Out(logits=z, probs=...)`):
     # its tensor keys, and those (key -> saved as what) saved on the way to the returned values
@@ -2660,7 +2661,12 @@ class FunctionInterpreter:
             parts = list(enumerate(value.items))
             saved = _saved_parts(parts, lineage, state)
             found = (len(value.items), saved) if saved else None
-        self.result.summary.saved_items = _agreed(self.tuple_returns, found)
+        summary = self.result.summary
+        summary.saved_items = _agreed(self.tuple_returns, found)
+        # (a namedtuple's field names, where every return path gives the same)
+        fields = value.fields if isinstance(value, SeqVal) else ()
+        if len(self.tuple_returns) == 1 or summary.saved_items_fields != fields:
+            summary.saved_items_fields = fields if len(self.tuple_returns) == 1 else ()
         found = None
         if type(value) is DictVal and lineage:
             parts = [(k, v) for k, v in value.items if type(k) is str and isinstance(v, TensorVal)]
@@ -3805,6 +3811,8 @@ class FunctionInterpreter:
             return FrameworkRef(qual)
         attr = expr.attr.value
         base = self._eval_receiver(expr.value, attr, state)
+        if type(base) is SeqVal and attr in base.fields and len(base.fields) == len(base.items):
+            return base.items[base.fields.index(attr)]  # `out.std` of a namedtuple built here
         if type(base) is DictVal and (entry := base.get(attr)) is not None:
             # a field of a dataclass (or a model output) built here or returned by a call
             # (`out.probs`): its value, as `out["probs"]`
@@ -6788,7 +6796,8 @@ class FunctionInterpreter:
             return result
         arity, saved = summary.saved_items
         parts = self._result_parts_saved(result, range(arity), saved, call, state, op_text)
-        return SeqVal(tuple(parts), result.lineage)
+        fields = summary.saved_items_fields if len(summary.saved_items_fields) == arity else ()
+        return SeqVal(tuple(parts), result.lineage, fields=fields)
 
     def _result_parts_saved(
         self, result: TensorVal, keys, saved: dict, call, state: State, op_text: str
@@ -11261,7 +11270,8 @@ def _keyword_dict(keywords: dict[str, Value]) -> DictVal:
 def _fields_tuple(fields: list[str], positional: list, keywords: dict) -> SeqVal:
     """A namedtuple built from a call: its fields in order, positional ones first."""
     items = [*positional, *(keywords.get(f, UNKNOWN) for f in fields[len(positional) :])]
-    return SeqVal(tuple(items), frozenset().union(*(lineage_of(v) for v in items)), exact=True)
+    lineage = frozenset().union(*(lineage_of(v) for v in items))
+    return SeqVal(tuple(items), lineage, exact=True, fields=tuple(fields))
 
 
 def _annotated_fields(node: cst.ClassDef) -> list[str]:

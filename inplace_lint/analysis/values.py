@@ -263,6 +263,8 @@ class SeqVal:
     # every item, in order: a display the caller spelled (`Stem([nn.Linear(3, 3), nn.Tanh()])`),
     # not a list grown by appends in a loop (whose items stand for several)
     exact: bool = field(default=False, compare=False)
+    # a namedtuple's field names, by position (`out.std` reads that item)
+    fields: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
