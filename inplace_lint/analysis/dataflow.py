@@ -739,9 +739,12 @@ class ModuleDataflow:
         (p = 0), not a configuration away (IPL203)."""
         found = self._dropout_rates.get(key)
         if found is None:
+            self._dropout_rates[key] = {}  # (a recursive call meets none)
             info = self.index.functions.get(key)
             found = {}
-            rates = _inplace_dropout_rate_names(info.node.body) if info is not None else ()
+            rates = _inplace_dropout_rate_names(info.node.body) if info is not None else set()
+            if info is not None:
+                rates |= self._rates_handed_on(info)
             if rates:
                 names = self.parameter_names(key)
                 params = info.node.params
@@ -752,6 +755,39 @@ class ModuleDataflow:
                         found[names.index(param.name.value)] = value if number else _NOT_LITERAL
             self._dropout_rates[key] = found
         return found
+
+    def _rates_handed_on(self, info: FunctionInfo) -> set[str]:
+        """The names a body hands, as they are, to a local function or class at a parameter that
+        is an in-place dropout rate there (`Critic(p=0.2)` building `mlp(d, h, p=p)`, lookalike44):
+        rates of this function too."""
+        names: set[str] = set()
+        stack: list = [info.node.body]
+        while stack:
+            current = stack.pop()
+            kind = type(current)
+            if kind is cst.FunctionDef or kind is cst.ClassDef:
+                continue
+            stack.extend(_subnodes(current))
+            if kind is not cst.Call or type(current.func) is not cst.Name:
+                continue
+            callee = current.func.value
+            key = f"{callee}.__init__" if callee in self.index.classes else callee
+            if key not in self.index.functions or key == info.key:
+                continue
+            rates = self.dropout_rates(key)
+            if not rates:
+                continue
+            callee_names = self.parameter_names(key)
+            for position, arg in enumerate(current.args):
+                if arg.star or type(arg.value) is not cst.Name:
+                    continue
+                name = arg.keyword.value if arg.keyword is not None else None
+                index = callee_names.index(name) if name in callee_names else position
+                if arg.keyword is None and any(a.keyword for a in current.args[:position]):
+                    continue
+                if index in rates:
+                    names.add(arg.value.value)
+        return names
 
     def literal_defaults(self, key: str) -> dict[str, object]:
         """Parameters whose default is True, False, None or a string (`NL='relu'`: NWPU-MOC's
