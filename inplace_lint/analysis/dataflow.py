@@ -8469,7 +8469,7 @@ class FunctionInterpreter:
         if (
             isinstance(iterable, TensorVal)
             and iterable.known
-            and self._iterates_tensor(expr, iterable)
+            and (self._iterates_tensor(expr, iterable) or self._rows_of_given_graph(iterable))
         ):
             # iterating a tensor (`for row in X`, `enumerate(X)`) unbinds it: its rows are views
             # of one multi-output op, which autograd forbids writing in place when it requires
@@ -8495,6 +8495,26 @@ class FunctionInterpreter:
             submodule = generic_submodule(iterable.owner)
             return SeqVal((UNKNOWN, submodule)) if iterable.named else submodule
         return Unknown(lineage_of(iterable))
+
+    def _rows_of_given_graph(self, iterable: TensorVal) -> bool:
+        """A tensor computed here from an argument the caller surely gave with grad (Score-CAM's
+        `denormalize(tensor)` cloning an input whose `requires_grad` its caller set): its rows,
+        zipped with other sequences, are the views of one unbind too. (Not a tensor made from
+        the function's own modules: zipped predictions post-processed in place under a `no_grad`
+        in another file, mmpose's YOLOX-Pose head.)"""
+        if iterable.requires_grad is not True or iterable.storage in self.param_storages:
+            return False
+        given = {
+            storage
+            for storage, rg in self.param_entry_rg.items()
+            if rg is True and self.param_storages.get(storage) is not None
+        }
+        origins = {
+            o
+            for o, index in self.param_origins.items()
+            if index in {self.param_storages[s] for s in given}
+        }
+        return bool(origins) and not iterable.lineage.isdisjoint(origins)
 
     def _iterates_tensor(self, expr, iterable: TensorVal) -> bool:
         """Iterating ``iterable`` surely iterates a tensor (an implicit ``unbind(0)``): a name or
