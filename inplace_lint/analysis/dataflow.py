@@ -783,8 +783,6 @@ class ModuleDataflow:
                     continue
                 name = arg.keyword.value if arg.keyword is not None else None
                 index = callee_names.index(name) if name in callee_names else position
-                if arg.keyword is None and any(a.keyword for a in current.args[:position]):
-                    continue
                 if index in rates:
                     names.add(arg.value.value)
         return names
@@ -2701,8 +2699,9 @@ class FunctionInterpreter:
         summary.saved_items = _agreed(self.tuple_returns, found)
         # (a namedtuple's field names, where every return path gives the same)
         fields = value.fields if isinstance(value, SeqVal) else ()
-        if len(self.tuple_returns) == 1 or summary.saved_items_fields != fields:
-            summary.saved_items_fields = fields if len(self.tuple_returns) == 1 else ()
+        if len(self.tuple_returns) > 1 and summary.saved_items_fields != fields:
+            fields = ()
+        summary.saved_items_fields = fields
         found = None
         if type(value) is DictVal and lineage:
             parts = [(k, v) for k, v in value.items if type(k) is str and isinstance(v, TensorVal)]
@@ -3641,9 +3640,7 @@ class FunctionInterpreter:
                 for item in iterable.items:
                     self.bind(clause.target, item, inner, expr)
                     values.append(self.eval(element, inner))
-                for storage, saves in inner.saves.items():
-                    for save in saves:
-                        state.add_save(storage, save)
+                state.add_saves_of(inner)
                 lineage = frozenset().union(*(lineage_of(v) for v in values))
                 return SeqVal(tuple(values), lineage)
             item = self._iteration_value(iterable, clause.iter)
@@ -3665,9 +3662,7 @@ class FunctionInterpreter:
                     entries[key.value if type(key) is ConstVal else ""] = self.eval(
                         expr.value, inner
                     )
-                for storage, saves in inner.saves.items():
-                    for save in saves:
-                        state.add_save(storage, save)
+                state.add_saves_of(inner)
                 if "" not in entries and all(isinstance(k, str) for k in entries):
                     return _keyword_dict(entries)
                 return Unknown(frozenset().union(*(lineage_of(v) for v in entries.values())))
@@ -3680,9 +3675,7 @@ class FunctionInterpreter:
             clause = clause.inner_for_in
         value = self.eval(element, inner) if element is not None else UNKNOWN
         # writes inside the comprehension are recorded; the state it leaves behind is discarded
-        for storage, saves in inner.saves.items():
-            for save in saves:
-                state.add_save(storage, save)
+        state.add_saves_of(inner)
         if isinstance(value, (ModuleVal, TensorVal, OptimizerVal)):
             # (`[Adam(c.parameters()) for c in self.critics]`: one optimizer stands for each)
             return SeqVal((value,), lineage_of(value))
@@ -8505,16 +8498,13 @@ class FunctionInterpreter:
         if iterable.requires_grad is not True or iterable.storage in self.param_storages:
             return False
         given = {
-            storage
+            self.param_storages[storage]
             for storage, rg in self.param_entry_rg.items()
-            if rg is True and self.param_storages.get(storage) is not None
+            if rg is True and storage in self.param_storages
         }
-        origins = {
-            o
-            for o, index in self.param_origins.items()
-            if index in {self.param_storages[s] for s in given}
-        }
-        return bool(origins) and not iterable.lineage.isdisjoint(origins)
+        return any(
+            index in given for o, index in self.param_origins.items() if o in iterable.lineage
+        )
 
     def _iterates_tensor(self, expr, iterable: TensorVal) -> bool:
         """Iterating ``iterable`` surely iterates a tensor (an implicit ``unbind(0)``): a name or
@@ -10464,24 +10454,31 @@ def _bound_names(function: cst.FunctionDef, exact: bool = False) -> set[str]:
     """The names a function binds: its parameters, and every target assigned, looped over, caught
     or defined in its body (nested scopes included: a wider set is the cautious answer).
     ``exact``: not the names a target only reads (`model` of `model.weight[0] -= d`)."""
-    targets = _names_bound_by if exact else _names_in
     params = function.params
     bound = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
     for star in (params.star_arg, params.star_kwarg):
         if isinstance(star, cst.Param):
             bound.add(star.name.value)
+    for names in _body_bindings(function, exact):
+        bound |= names
+    return bound
+
+
+def _body_bindings(function: cst.FunctionDef, exact: bool) -> Iterator[set[str]]:
+    """The names each binding in a function's body binds (nested scopes included), one set per
+    target, `def` or `class`; ``exact`` as for ``_bound_names``."""
+    targets = _names_bound_by if exact else _names_in
     stack = [function.body]
     while stack:
         node = stack.pop()
         kind = type(node)
         if kind in _BINDING_TARGETS:
-            bound |= targets(node.target)
+            yield targets(node.target)
         elif kind is cst.AsName:
-            bound |= targets(node.name)
+            yield targets(node.name)
         elif kind in (cst.FunctionDef, cst.ClassDef):
-            bound.add(node.name.value)
+            yield {node.name.value}
         stack.extend(_subnodes(node))
-    return bound
 
 
 def _read_names(node) -> set[str]:
@@ -10511,20 +10508,9 @@ def _bound_once(function: cst.FunctionDef) -> set[str]:
     """The names a function's body binds exactly once (as a name, not through an item or an
     attribute), nested scopes included."""
     counts: dict[str, int] = {}
-    stack = [function.body]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        names: set[str] = set()
-        if kind in _BINDING_TARGETS:
-            names = _names_bound_by(node.target)
-        elif kind is cst.AsName:
-            names = _names_bound_by(node.name)
-        elif kind in (cst.FunctionDef, cst.ClassDef):
-            names = {node.name.value}
+    for names in _body_bindings(function, exact=True):
         for name in names:
             counts[name] = counts.get(name, 0) + 1
-        stack.extend(_subnodes(node))
     return {name for name, count in counts.items() if count == 1}
 
 

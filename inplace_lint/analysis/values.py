@@ -433,6 +433,13 @@ class State:
         ):
             self.saves[storage] = current + (save,)
 
+    def add_saves_of(self, other: State) -> None:
+        """Every save ``other`` holds, added to this state's (a comprehension's own scope: its
+        ops' saves outlive it)."""
+        for storage, saves in other.saves.items():
+            for save in saves:
+                self.add_save(storage, save)
+
     def clear_saves(self, lineage: frozenset[int] | None) -> None:
         """A backward without retain_graph frees the graph it ran through."""
         if lineage is None:
