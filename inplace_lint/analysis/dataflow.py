@@ -215,6 +215,10 @@ class FunctionSummary:
     # parameter storages of modules passed in whose parameters it froze (`requires_grad_(False)`
     # on each): the caller's modules are frozen after the call
     frozen_module_arguments: set[str] = field(default_factory=set)
+    # modules passed in that it gave a full backward hook (Grad-CAM's `__init__(self, model,
+    # target_layer)` registering on `target_layer`): (parameter position, the registration);
+    # each caller hooks what it passed there (``ModuleVal.backward_hook``)
+    hooked_module_arguments: list[tuple[int, cst.CSTNode]] = field(default_factory=list)
     # the same, for modules whose parameters it writes in place without grad or through
     # `set_value` / `.data` (an EMA swap, a weight shrink between forward and backward): each
     # caller replays that as an update of what it passed (IPL006 / IPL104)
@@ -1315,6 +1319,7 @@ class FunctionInterpreter:
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.autocast = in_autocast  # inside a `with torch.autocast(...)` region
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
+        self._remove_calls: bool | None = None  # (``_removes_handles``)
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
         self.lost_models = False  # a name that held a model was rebound to an unknown value
         # saves a call's callee made of an argument it then wrote, reached by what it returns
@@ -5442,6 +5447,25 @@ class FunctionInterpreter:
         if method in _SUBMODULE_ITERATORS:
             self._args(call, state)
             return SubmodulesVal(module, named=method.startswith("named_"))
+        if method in _FULL_BACKWARD_HOOKS:
+            self._args(call, state)
+            if (
+                module.fw == "torch"
+                and module.qualname != GENERIC_SUBMODULE
+                and not self._removes_handles()
+            ):
+                # (a loop's submodule stands for every submodule, which an `isinstance` test
+                # usually narrows: not followed, see docs/analysis.md; a function that calls
+                # `handle.remove()` may take the hook off before the module runs)
+                self._hook_module(module, call, state)
+                names = self.flow.parameter_names(self.info.key)
+                for index, name in enumerate(names):
+                    held = state.env.get(name)
+                    if isinstance(held, ModuleVal) and module.uid and held.uid == module.uid:
+                        # a module the caller passed: the caller's is hooked (Grad-CAM)
+                        self.result.summary.hooked_module_arguments.append((index, call))
+                        break
+            return UNKNOWN
         if method == "apply" and len(call.args) == 1 and call.args[0].keyword is None:
             applied = self._apply_to_submodules(module, call, state)
             if applied is not None:
@@ -5633,6 +5657,17 @@ class FunctionInterpreter:
         op_text: str,
         method: str | None,
     ) -> Value:
+        if module.children and module.backward_hook is not None:
+            # the container hooked as a whole (`model.register_full_backward_hook(h)`)
+            return self._through_hook(
+                module,
+                positional,
+                call,
+                state,
+                lambda plain, given: self._call_module_with(
+                    plain, given, keywords, call, state, op_text, method
+                ),
+            )
         if module.children:
             value: Value = positional[0] if positional else UNKNOWN
             children = _sequence_children(module)
@@ -5669,7 +5704,12 @@ class FunctionInterpreter:
                     child.node if handed else call,
                     state,
                     op_text,
-                    report_writes=through or handed,
+                    # (a hooked child's input, or a hooked child's output handed to the next
+                    # one, is a view that raises when written, wherever it came from)
+                    report_writes=through
+                    or handed
+                    or child.backward_hook is not None
+                    or (isinstance(value, TensorVal) and value.backward_hook is not None),
                     owner=module,
                 )
             return value
@@ -5715,6 +5755,74 @@ class FunctionInterpreter:
         result = self.flow.result(f"{module.local_class}.forward")
         return result.summary if result is not None else None
 
+    def _removes_handles(self) -> bool:
+        """The function calls a `.remove()` method (a hook handle's, or a list's)."""
+        found = self._remove_calls
+        if found is None:
+            found = self._remove_calls = _calls_method(self.info.node.body, "remove")
+        return found
+
+    def _hook_module(self, module: ModuleVal, call: cst.Call, state: State) -> None:
+        """`m.register_full_backward_hook(h)`: from now on the instance `m` (under every name
+        and in every container that holds it, `seq[0]`) has a full backward hook."""
+
+        def hooked(held: ModuleVal) -> ModuleVal:
+            if held.uid == module.uid and (
+                module.node is None or held.node is module.node or not held.children
+            ):
+                return replace(held, backward_hook=call)
+            if held.uid == module.uid:
+                # `seq[0]`: a child reached by index carries its container's uid (its tensors are
+                # the container's); the child is the one its constructor call names
+                children = tuple(
+                    replace(c, backward_hook=call) if c.node is module.node else c
+                    for c in held.children
+                )
+                return replace(held, children=children)
+            children = tuple(hooked(c) for c in held.children)
+            if any(a is not b for a, b in zip(children, held.children, strict=True)):
+                return replace(held, children=children)
+            return held
+
+        if not module.uid:
+            return
+        for key, held in list(state.env.items()):
+            if isinstance(held, ModuleVal):
+                marked = hooked(held)
+                if marked is not held:
+                    state.env[key] = marked
+
+    def _through_hook(self, module: ModuleVal, positional: list, call, state: State, run) -> Value:
+        """A call of a module with a full backward hook (``ModuleVal.backward_hook``). In grad
+        mode, when one of its positional tensors requires grad, torch hands the forward those
+        tensors through `BackwardHookFunction`, and when a result requires grad, it hands back
+        the results through it too: views made inside a custom Function, which raise
+        `Output 0 of BackwardHookFunctionBackward is a view and is being modified inplace` when
+        written (measured: the hooked `nn.ReLU(inplace=True)` writing its input, an in-place
+        op on the hooked layer's output). Tensors passed by keyword are not wrapped."""
+        plain = replace(module, backward_hook=None)
+        if not state.grad_enabled or module.fw != "torch":
+            return run(plain, positional)
+        label = f"`{_code(self, call.func) if type(call) is cst.Call else module.path}`"
+        if module.path.startswith("<") and module.node is not None:
+            # a child run by its container (`nn.Sequential(nn.Linear(3, 3), nn.ReLU(...))`)
+            label = f"`{_code(self, module.node)}` (in {label})"
+        hook = module.backward_hook
+        if any(isinstance(v, TensorVal) and v.requires_grad is True for v in positional):
+            positional = [
+                _through_backward_hook(v, hook, f"the input of {label}", call) for v in positional
+            ]
+        result = run(plain, positional)
+        role = f"the output of {label}"
+        if isinstance(result, SeqVal):
+            if any(isinstance(v, TensorVal) and v.requires_grad is True for v in result.items):
+                return replace(
+                    result,
+                    items=tuple(_through_backward_hook(v, hook, role, call) for v in result.items),
+                )
+            return result
+        return _through_backward_hook(result, hook, role, call)
+
     def _apply_module(
         self,
         module: ModuleVal,
@@ -5728,6 +5836,16 @@ class FunctionInterpreter:
         method: str | None = None,
     ) -> Value:
         """Apply one module's facts; parameter saves go to the owner's (the container's) storage."""
+        if module.backward_hook is not None:
+            return self._through_hook(
+                module,
+                positional,
+                call,
+                state,
+                lambda plain, given: self._apply_module(
+                    plain, given, keywords, call, state, op_text, report_writes, owner, method
+                ),
+            )
         facts = module.facts
         split_items = False  # the result was split into items, each with its own graph
         if facts is not None and not getattr(facts, "container", False) and module.write_condition:
@@ -6349,6 +6467,10 @@ class FunctionInterpreter:
                 for path, held in list(state.env.items()):
                     if isinstance(held, ModuleVal) and held.params_storage_key == frozen:
                         state.env[path] = replace(held, frozen=True)
+            for index, registration in callee.summary.hooked_module_arguments:
+                given = arguments[index] if index < len(arguments) else None
+                if isinstance(given, ModuleVal) and given.fw == "torch":
+                    self._hook_module(given, registration, state)
             if callee.summary.train_steps:
                 self._replay_train_steps(
                     callee.summary.train_steps, arguments, call, state, instance=module
@@ -9601,6 +9723,9 @@ _SEQUENCE_JOINS = frozenset(
     {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}
 )
 
+# `m.register_full_backward_hook(h)`: a hook whose `BackwardHookFunction` wraps the module's
+# tensors (``ModuleVal.backward_hook``); not the old `register_backward_hook`, which wraps none
+_FULL_BACKWARD_HOOKS = frozenset({"register_full_backward_hook", "register_full_backward_pre_hook"})
 # Module methods iterating its submodules (torch; Paddle's `sublayers`)
 _SUBMODULE_ITERATORS = frozenset(
     {"modules", "children", "named_modules", "named_children", "sublayers", "named_sublayers"}
@@ -11862,6 +11987,42 @@ def _agreed(returns: list, found: tuple | None) -> tuple | None:
         key: what for key, what in first[1].items() if all(key in other[1] for other in returns)
     }
     return (first[0], common) if common else None
+
+
+def _calls_method(body, name: str) -> bool:
+    """``body`` (not the functions and classes it defines) calls a method ``name``."""
+    stack: list = [body]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is cst.Call:
+            func = current.func
+            if type(func) is cst.Attribute and func.attr.value == name:
+                return True
+        elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
+            continue
+        stack.extend(_subnodes(current))
+    return False
+
+
+def _through_backward_hook(value: Value, hook: cst.CSTNode, role: str, call) -> Value:
+    """``value`` as a module's full backward hook hands it on (``_through_hook``): a
+    tensor that requires grad becomes an output of `BackwardHookFunction`, a view made inside a
+    custom Function."""
+    if not isinstance(value, TensorVal) or value.requires_grad is not True or value.fw != "torch":
+        return value
+    return replace(
+        value,
+        storage=new_id(),
+        view="multi",
+        multi_base_requires_grad=True,
+        custom_function_view=True,
+        backward_hook=hook,
+        leaf=False,
+        view_of_leaf=False,
+        producer=role,
+        producer_node=call,
+    )
 
 
 def _child_of(container: ModuleVal, child: Value) -> Value:

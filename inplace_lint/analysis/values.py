@@ -97,6 +97,9 @@ class TensorVal:
     # the output of a custom autograd.Function whose forward returned an input as is: autograd
     # makes it a view of that input, which may not be modified in place (with view="multi")
     custom_function_view: bool = False
+    # such a view made by a module's full backward hook (``ModuleVal.backward_hook``): the
+    # registration call
+    backward_hook: cst.CSTNode | None = None
     producer: str = ""  # description of what produced it
     producer_node: cst.CSTNode | None = None
     known: bool = True  # False: produced by a callee we know nothing about
@@ -190,6 +193,11 @@ class ModuleVal:
     # (the test, or its negation, under which each one is the module), exactly two. A call runs
     # both, each under its condition (mmdetection#7933)
     alternatives: tuple[tuple[str, ModuleVal], ...] = field(default=(), hash=False)
+    # `m.register_full_backward_hook(h)` (or `register_full_backward_pre_hook`) was called: that
+    # call. A call of the module in grad mode passes its positional tensors that require grad,
+    # and its results, through `BackwardHookFunction`, whose outputs are views no in-place op
+    # may touch (pytorch#61519: the hooked `nn.ReLU(inplace=True)`, or the module after it)
+    backward_hook: cst.CSTNode | None = field(default=None, hash=False, compare=False)
 
     @property
     def key_root(self) -> str:
@@ -529,6 +537,24 @@ def either_module(values: list) -> ModuleVal | None:
     )
 
 
+def _backward_hooks(module: ModuleVal) -> frozenset:
+    """The full backward hooks (``ModuleVal.backward_hook``) on ``module`` and its children, as
+    (position among the children, id of the registration call) pairs."""
+    found = set()
+    stack = [((), module)]
+    while stack:
+        where, held = stack.pop()
+        if held.backward_hook is not None:
+            found.add((where, id(held.backward_hook)))
+        stack.extend(((*where, i), child) for i, child in enumerate(held.children))
+    return frozenset(found)
+
+
+def _without_backward_hooks(module: ModuleVal) -> ModuleVal:
+    children = tuple(_without_backward_hooks(c) for c in module.children)
+    return replace(module, backward_hook=None, children=children)
+
+
 def merge_values(vals: list[Value | None]) -> Value:
     """What one name holds after the paths that bound it to ``vals`` (None: a path that did not
     bind it); also what a function's return statements give, merged."""
@@ -612,6 +638,13 @@ def merge_values(vals: list[Value | None]) -> Value:
         frozen_parameters = frozenset.intersection(*(v.frozen_parameters for v in present))
         if frozen_parameters != chosen.frozen_parameters:
             chosen = replace(chosen, frozen_parameters=frozen_parameters)
+        hooks = _backward_hooks(chosen)
+        if hooks and (
+            len(present) < len(vals) or any(_backward_hooks(v) != hooks for v in present)
+        ):
+            # a full backward hook registered on one path only (`if cfg.log_grads:`): whether
+            # the module's tensors are hook views is not known after the merge
+            chosen = _without_backward_hooks(chosen)
         return chosen
     if present and all(type(v) is DictVal for v in present):
         # a dict built on every path: the keys every path wrote, their values merged

@@ -18,6 +18,10 @@ CUSTOM_FUNCTION_VIEW_ERROR = (
     "RuntimeError: Output 0 of <Function>Backward is a view and is being modified inplace. This "
     "view was created inside a custom Function (or because an input was returned as-is)"
 )
+HOOK_VIEW_ERROR = (
+    "RuntimeError: Output <i> of BackwardHookFunctionBackward is a view and is being modified "
+    "inplace"
+)
 STALE_VIEW_ERROR = (
     "RuntimeError: Output <i> of <op> is a view and its base or another view of its base "
     "has been modified inplace. This view is the output of a function that returns multiple views"

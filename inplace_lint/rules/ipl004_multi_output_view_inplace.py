@@ -8,6 +8,7 @@ from inplace_lint.diagnostics import Severity
 from inplace_lint.rules import _fixes
 from inplace_lint.rules._messages import (
     CUSTOM_FUNCTION_VIEW_ERROR,
+    HOOK_VIEW_ERROR,
     MULTI_VIEW_ERROR,
     STALE_VIEW_ERROR,
 )
@@ -43,6 +44,13 @@ class MultiOutputViewInplace(Rule):
 
         RuntimeError: Output 0 of CustomOpBackward is a view and is being modified inplace. This
         view was created inside a custom Function (or because an input was returned as-is) ...
+
+    So are the inputs and outputs of a module with a full backward hook
+    (`m.register_full_backward_hook(h)`, `register_full_backward_pre_hook`): in grad mode torch
+    passes them through `BackwardHookFunction`. A hooked `nn.ReLU(inplace=True)` writing its
+    input, or an in-place op on the hooked layer's output, raises
+    `Output 0 of BackwardHookFunctionBackward is a view and is being modified inplace`
+    (pytorch#61519). Use `inplace=False` there, or `.clone()` the output.
 
     ## Example
     ```python
@@ -104,12 +112,22 @@ class MultiOutputViewInplace(Rule):
             custom = tensor.custom_function_view
             related = []
             line = ""
-            if tensor.producer_node is not None:
+            if tensor.backward_hook is not None:
+                related.append((f"{tensor.producer} is handed on here", tensor.producer_node))
+            elif tensor.producer_node is not None:
                 does = "returns the input as is" if custom else "returns several views"
                 related.append((f"{tensor.producer} {does} here", tensor.producer_node))
                 line = f" on line {line_of(0)}"
             writes = f"{write.op_text or 'the write'} modifies it in place"
-            if custom:
+            if tensor.backward_hook is not None:
+                related.append(("the full backward hook is registered here", tensor.backward_hook))
+                message = (
+                    f"{write.op_text or 'the write'} writes {tensor.producer} in place, a module "
+                    f"with a full backward hook (registered on line {line_of(len(related) - 1)}): "
+                    "torch hands that module's tensors on through BackwardHookFunction, whose "
+                    f"outputs are views: {HOOK_VIEW_ERROR}"
+                )
+            elif custom:
                 message = (
                     f"`{target}` comes from a custom autograd.Function whose forward returns its "
                     f"input as is ({tensor.producer}{line}), which autograd makes a view; "
