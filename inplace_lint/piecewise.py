@@ -48,8 +48,9 @@ from inplace_lint import fastcst
 _CACHE: dict[tuple[str, bool], object] = {}
 _CACHE_CHARS = 4_000_000
 _cached_chars = 0
-# (the text, its layout, its writers): what the next parse and analysis of that text may use
-_HINT: tuple[str, tuple, frozenset[str] | None] | None = None
+# (the text, its layout, its writers, the text it was reduced from): what the next parse and
+# analysis of that text may use
+_HINT: tuple[str, tuple, frozenset[str] | None, str | None] | None = None
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _BIG_ROWS = 3
 _WRAPPER = "class _:\n"
@@ -59,20 +60,31 @@ class _Misfit(Exception):
     """A piece's parse does not fit the module: parse the whole text instead."""
 
 
-def hint(text: str, layout: tuple, writers: frozenset[str] | None = None) -> None:
+def hint(
+    text: str, layout: tuple, writers: frozenset[str] | None = None, original: str | None = None
+) -> None:
     """What the prefilter knows of ``text``, for ``parse_module`` and ``writers_of`` called next
-    with that very string: where its statements start, and the functions and methods that may
-    write (``prefilter.Plan.writers``)."""
+    with that very string: where its statements start, the functions and methods that may
+    write (``prefilter.Plan.writers``), and the full text it was reduced from."""
     global _HINT
-    _HINT = (text, layout, writers)
+    _HINT = (text, layout, writers, original)
 
 
 def writers_of(text: str) -> frozenset[str] | None:
     """The writers ``hint`` gave for this very string (None: unknown, analyse everything); the
     hint is used up."""
+    return hinted(text)[0]
+
+
+def hinted(text: str) -> tuple[frozenset[str] | None, str]:
+    """The writers ``hint`` gave for this very string (None: unknown, analyse everything) and
+    the full text it was reduced from (``text`` itself when none was given); the hint is used
+    up."""
     global _HINT
     given, _HINT = _HINT, None
-    return given[2] if given is not None and given[0] is text else None
+    if given is None or given[0] is not text:
+        return None, text
+    return given[2], given[3] if given[3] is not None else text
 
 
 def parse_module(text: str):

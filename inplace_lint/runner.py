@@ -518,7 +518,7 @@ def lint_python(text: str, filename: str, settings: Settings) -> tuple[FileResul
     if kind == "reduced":
         from inplace_lint import piecewise
 
-        piecewise.hint(plan.text, plan.layout, plan.writers)
+        piecewise.hint(plan.text, plan.layout, plan.writers, text)
         diagnostics = api.lint_source(plan.text, filename, settings)
         if any(d.code in _PIPELINE_FAILURES for d in diagnostics):
             # The reduced text did not go through (a parser or analysis failure, a budget): say

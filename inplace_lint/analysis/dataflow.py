@@ -150,6 +150,9 @@ class FunctionSummary:
     returns_graphless: bool = False
     marks_dirty: bool = False  # an autograd.Function's forward calls `ctx.mark_dirty(...)`
     returns_custom_view: bool = False  # the multi views returned are a custom Function's input
+    # every return path returns one tensor that is a view (of an argument or of a tensor made
+    # inside: `return out.view(*shape, -1)`, AQLM PR#26); None before the first return
+    returns_view: bool | None = None
     # every return path returns one argument itself, a view of it or its `.detach()` (the same
     # memory): (argument index, "same" | "view" | "detach")
     returns_alias: tuple[int, str] | None = None
@@ -300,10 +303,20 @@ class ModuleDataflow:
     """Analyses every function of one module; memoises so helpers are analysed before callers."""
 
     def __init__(
-        self, module: cst.Module, index: ModuleIndex, top_level: frozenset[str] | None = None
+        self,
+        module: cst.Module,
+        index: ModuleIndex,
+        top_level: frozenset[str] | None = None,
+        mentions_inplace: bool = True,
+        frozen_outside: frozenset[str] = frozenset(),
     ) -> None:
         self.module = module
         self.index = index
+        # attributes some code freezes from outside their class (``engine.frozen_outside_names``)
+        self.frozen_outside = frozen_outside
+        # the text says `inplace` somewhere: an in-place dropout's rate may be a parameter
+        # (``dropout_rates``; without the word, no `inplace=` keyword exists to find)
+        self.mentions_inplace = mentions_inplace
         # the functions and methods ("f", "Class.method") to analyse on their own, when the text
         # is the prefilter's (``prefilter.Plan.writers``): the others hold no in-place syntax and
         # call nothing that writes, so they can report nothing; they run where they are called,
@@ -741,6 +754,8 @@ class ModuleDataflow:
         specialisation of its own); these are, so that an instance built with the default rate,
         or with a literal one, is analysed with it: the write is then certain (p > 0) or absent
         (p = 0), not a configuration away (IPL203)."""
+        if not self.mentions_inplace:
+            return {}
         found = self._dropout_rates.get(key)
         if found is None:
             self._dropout_rates[key] = {}  # (a recursive call meets none)
@@ -1030,6 +1045,12 @@ class ModuleDataflow:
                 result = self.result(init_key)
             if result is not None:
                 attrs.update(result.self_attributes)
+        for name in self.frozen_outside:
+            held = attrs.get(f"self.{name}")
+            if isinstance(held, TensorVal) and held.requires_grad is True:
+                # frozen by code that uses an instance (`m.pos.requires_grad_(False)`): whether
+                # it requires grad where the methods run is not known
+                attrs[f"self.{name}"] = replace(held, requires_grad=None, leaf=False)
         self.class_attributes[memo] = attrs
         return attrs
 
@@ -2575,6 +2596,8 @@ class FunctionInterpreter:
             ):
                 summary.returns_parameter = True
         first_return = not self.alias_returns
+        is_view = isinstance(value, TensorVal) and value.view is not None
+        summary.returns_view = is_view if first_return else bool(summary.returns_view and is_view)
         summary.returns_alias = _unanimous(self.alias_returns, self._param_alias(value))
         items = some = None
         if isinstance(value, SeqVal) and len(value.items) > 1:
@@ -3806,6 +3829,19 @@ class FunctionInterpreter:
                 return FrameworkRef(f"<local-function>.{key}")
         return UNKNOWN
 
+    def _framework_attribute(self, call: cst.Call, state: State) -> FrameworkRef | None:
+        """`getattr(nn, "ReLU")`, `getattr(nn, activation)` with `activation` a known string: the
+        framework's `nn.ReLU` (fepegar/unet's `getattr(nn, activation)()`, recall42)."""
+        name = _known_literal(call.args[1].value, state.env)
+        if not isinstance(name, str) or not name.isidentifier():
+            return None
+        base = self.eval(call.args[0].value, state)
+        if not isinstance(base, FrameworkRef) or base.qualname.startswith("<") or base.bound:
+            return None
+        if base.qualname.split(".", 1)[0] not in ("torch", "paddle"):
+            return None
+        return FrameworkRef(f"{base.qualname}.{name}")
+
     def _eval_receiver(self, expr, attr: str, state: State) -> Value:
         """The value whose attribute `attr` is read. `x.size(0)` after `out = F.relu(x,
         inplace=True)` reads the shape, which the write did not change (gpytorch's DenseNet
@@ -4146,6 +4182,17 @@ class FunctionInterpreter:
     # ---------------------------------------------------------------- calls
     def eval_call(self, call: cst.Call, state: State) -> Value:
         func = call.func
+        if (
+            type(func) is cst.Name
+            and func.value == "getattr"
+            and len(call.args) == 2
+            and not any(a.star or a.keyword is not None for a in call.args)
+            and "getattr" not in state.env
+            and "getattr" not in self.index.functions
+        ):
+            named = self._framework_attribute(call, state)
+            if named is not None:
+                return named
         if (
             type(func) is cst.Name
             and func.value == "list"
@@ -7260,6 +7307,7 @@ class FunctionInterpreter:
                         positional[index].storage, Save(op_text, call, op_id, "ctx attribute")
                     )
         alias = forward.summary.returns_alias if forward is not None else None
+        base = None
         if (
             recorded
             and alias is not None
@@ -7272,6 +7320,17 @@ class FunctionInterpreter:
             # `return x` in forward: autograd hands back a view of the input, which no in-place
             # op may touch (pytorch#30454: `logits = CustomOp.apply(x); logits *= s`)
             base = positional[alias[0]]
+        elif (
+            recorded
+            and forward.summary.returns_view
+            and not forward.summary.marks_dirty
+            and any(t.requires_grad is True for t in tensors)
+        ):
+            # a view returned, of an input or of a tensor made inside (`return flat.view(...)`,
+            # `return x[0]`, `(x * 2).t()`): autograd's output is a view made inside a custom
+            # Function too, measured under torch 2.13 (AQLM PR#26: `out += bias` raises)
+            base = TensorVal(fw="torch", storage=new_id(), requires_grad=True)
+        if base is not None:
             return replace(
                 base,
                 storage=new_id(),

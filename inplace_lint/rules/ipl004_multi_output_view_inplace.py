@@ -20,7 +20,7 @@ class MultiOutputViewInplace(Rule):
     """## What it does
     Finds an in-place write to one of the outputs of `split`, `chunk`, `unbind` or
     `tensor_split` of a tensor that requires grad, while grad mode is on, or to the output of a
-    custom `autograd.Function` that returns its input as is. Also finds a write,
+    custom `autograd.Function` that returns its input as is or a view. Also finds a write,
     in any grad mode, to the memory of such outputs (their input, or one of them under
     `torch.no_grad()`) when one of the outputs is used afterwards in grad mode.
 
@@ -40,7 +40,8 @@ class MultiOutputViewInplace(Rule):
         multiple views. Such functions do not allow the output views to be modified inplace.
 
     The output of a custom `torch.autograd.Function` whose `forward` returns one of its inputs
-    as is (without `ctx.mark_dirty`) is such a view too, and writing it in place raises at once:
+    as is (without `ctx.mark_dirty`), or a view of an input or of a tensor it made
+    (`return out.view(n, -1)`), is such a view too, and writing it in place raises at once:
 
         RuntimeError: Output 0 of CustomOpBackward is a view and is being modified inplace. This
         view was created inside a custom Function (or because an input was returned as-is) ...
@@ -115,7 +116,7 @@ class MultiOutputViewInplace(Rule):
             if tensor.backward_hook is not None:
                 related.append((f"{tensor.producer} is handed on here", tensor.producer_node))
             elif tensor.producer_node is not None:
-                does = "returns the input as is" if custom else "returns several views"
+                does = "returns an input as is or a view" if custom else "returns several views"
                 related.append((f"{tensor.producer} {does} here", tensor.producer_node))
                 line = f" on line {line_of(0)}"
             writes = f"{write.op_text or 'the write'} modifies it in place"
@@ -129,8 +130,9 @@ class MultiOutputViewInplace(Rule):
                 )
             elif custom:
                 message = (
-                    f"`{target}` comes from a custom autograd.Function whose forward returns its "
-                    f"input as is ({tensor.producer}{line}), which autograd makes a view; "
+                    f"`{target}` comes from a custom autograd.Function whose forward returns an "
+                    f"input as is or a view ({tensor.producer}{line}), which autograd makes a view "
+                    "no in-place op may touch; "
                     f"{writes}: {CUSTOM_FUNCTION_VIEW_ERROR}"
                 )
             else:
