@@ -1295,3 +1295,23 @@ def test_a_leaf_write_in_a_function_nothing_here_calls_is_a_hedge() -> None:
         "return new_conv\n\n        conv = replace_conv2d(nn.Conv2d(1, 1, 3), None)",
     )
     assert codes(called) == [(6, "IPL002")]
+
+
+def test_class_apply_without_forward_does_not_crash() -> None:
+    # tensorly-torch's TensorDropout: a plain class's classmethod named `apply`, no `forward`
+    # (an internal error once the view returns of a Function's forward were read, prec39)
+    source = """
+        import torch
+
+        class TensorDropout:
+            @classmethod
+            def apply(cls, module, proba):
+                return module
+
+        def drop(weight):
+            w = weight * 2
+            TensorDropout.apply(w, 0.5)
+            w += 1
+            return w
+    """
+    assert codes(source) == []

@@ -7322,6 +7322,7 @@ class FunctionInterpreter:
             base = positional[alias[0]]
         elif (
             recorded
+            and forward is not None
             and forward.summary.returns_view
             and not forward.summary.marks_dirty
             and any(t.requires_grad is True for t in tensors)
