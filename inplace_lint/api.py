@@ -274,12 +274,12 @@ def _lint_unsuppressed(
     except Exception as error:  # noqa: BLE001 - ParserSyntaxError, and libcst bugs on valid code
         return _only(_parse_failure(source, filename, error, settings))
 
-    from inplace_lint.analysis.engine import analyse, frozen_outside_names
+    from inplace_lint.analysis.engine import analyse
+    from inplace_lint.analysis.textfacts import TextFacts
 
-    # (what the prefilter blanked can still freeze a parameter from outside its class: read
-    # from the full text; the kept text alone holds every `inplace=` the analysis can meet)
+    # (what the prefilter blanked can still freeze a parameter or remove a hook: the full text)
     writers, original = piecewise.hinted(source)
-    result = analyse(module, settings, writers, "inplace" in source, frozen_outside_names(original))
+    result = analyse(module, settings, writers, TextFacts.of(source, original))
     if not deep and any(_is_recursion_error(exc_text) for _, exc_text in result.errors):
         raise _TooDeep  # likely not a bug in the rule but a file deeper than the default stack
     # On the deep stack the file's nesting is bounded (_nesting_problem), so a rule that still

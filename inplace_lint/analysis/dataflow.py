@@ -45,6 +45,7 @@ from inplace_lint.analysis.index import (
     local_lineage,
 )
 from inplace_lint.analysis.snippets import snippet
+from inplace_lint.analysis.textfacts import TextFacts
 from inplace_lint.analysis.values import (
     GENERIC_SUBMODULE,
     PARAMETER_LOOP_PRODUCER,
@@ -150,9 +151,11 @@ class FunctionSummary:
     returns_graphless: bool = False
     marks_dirty: bool = False  # an autograd.Function's forward calls `ctx.mark_dirty(...)`
     returns_custom_view: bool = False  # the multi views returned are a custom Function's input
-    # every return path returns one tensor that is a view (of an argument or of a tensor made
-    # inside: `return out.view(*shape, -1)`, AQLM PR#26); None before the first return
+    # every return path returns one tensor that is a view of a tensor made inside (`return
+    # out.view(*shape, -1)`, AQLM PR#26); None before the first return
     returns_view: bool | None = None
+    # an autograd.Function's forward: every return path returns an argument itself (`return x`)
+    returns_input_itself: bool = False
     # every return path returns one argument itself, a view of it or its `.detach()` (the same
     # memory): (argument index, "same" | "view" | "detach")
     returns_alias: tuple[int, str] | None = None
@@ -307,16 +310,12 @@ class ModuleDataflow:
         module: cst.Module,
         index: ModuleIndex,
         top_level: frozenset[str] | None = None,
-        mentions_inplace: bool = True,
-        frozen_outside: frozenset[str] = frozenset(),
+        facts: TextFacts | None = None,
     ) -> None:
         self.module = module
         self.index = index
-        # attributes some code freezes from outside their class (``engine.frozen_outside_names``)
-        self.frozen_outside = frozen_outside
-        # the text says `inplace` somewhere: an in-place dropout's rate may be a parameter
-        # (``dropout_rates``; without the word, no `inplace=` keyword exists to find)
-        self.mentions_inplace = mentions_inplace
+        # what the file's text says beyond the analysed tree (``textfacts.TextFacts``)
+        self.text = facts if facts is not None else TextFacts()
         # the functions and methods ("f", "Class.method") to analyse on their own, when the text
         # is the prefilter's (``prefilter.Plan.writers``): the others hold no in-place syntax and
         # call nothing that writes, so they can report nothing; they run where they are called,
@@ -754,7 +753,7 @@ class ModuleDataflow:
         specialisation of its own); these are, so that an instance built with the default rate,
         or with a literal one, is analysed with it: the write is then certain (p > 0) or absent
         (p = 0), not a configuration away (IPL203)."""
-        if not self.mentions_inplace:
+        if not self.text.mentions_inplace:
             return {}
         found = self._dropout_rates.get(key)
         if found is None:
@@ -1045,12 +1044,18 @@ class ModuleDataflow:
                 result = self.result(init_key)
             if result is not None:
                 attrs.update(result.self_attributes)
-        for name in self.frozen_outside:
-            held = attrs.get(f"self.{name}")
-            if isinstance(held, TensorVal) and held.requires_grad is True:
-                # frozen by code that uses an instance (`m.pos.requires_grad_(False)`): whether
-                # it requires grad where the methods run is not known
-                attrs[f"self.{name}"] = replace(held, requires_grad=None, leaf=False)
+        if self.text.frozen_attributes or self.text.freezes_instances:
+            # frozen by code that uses an instance (`m.pos.requires_grad_(False)`,
+            # `teacher.requires_grad_(False)`): whether the class's own parameters require grad
+            # where its methods run is not known
+            for key, held in attrs.items():
+                if (
+                    isinstance(held, TensorVal)
+                    and held.requires_grad is True
+                    and held.leaf
+                    and (self.text.freezes_instances or key[5:] in self.text.frozen_attributes)
+                ):
+                    attrs[key] = replace(held, requires_grad=None, leaf=False)
         self.class_attributes[memo] = attrs
         return attrs
 
@@ -1340,7 +1345,6 @@ class FunctionInterpreter:
         self.grad_explicit = False  # grad mode set by a decorator or `with` in this function
         self.autocast = in_autocast  # inside a `with torch.autocast(...)` region
         self.conditions: list[str] = []  # enclosing `if self.<option>:` tests
-        self._remove_calls: bool | None = None  # (``_removes_handles``)
         self.exit_condition: str | None = None  # the test an `if <option>: return` left
         self.lost_models = False  # a name that held a model was rebound to an unknown value
         # saves a call's callee made of an argument it then wrote, reached by what it returns
@@ -2524,7 +2528,7 @@ class FunctionInterpreter:
                         self._note_returned_items(value)
                     else:
                         self._reach_after_step(lineage_of(value))
-                    self._record_return(value, state)
+                    self._record_return(value, state, small.value)
             state.reachable = False
         elif kind is cst.Raise:
             state.reachable = False
@@ -2583,12 +2587,23 @@ class FunctionInterpreter:
             if ops:
                 write.returned_items.update(i for i, lin in enumerate(lineages) if ops & lin)
 
-    def _record_return(self, value: Value, state: State) -> None:
+    def _record_return(self, value: Value, state: State, expr=None) -> None:
         self._record_graph_saves(state)
         summary = self.result.summary
         if self.is_function_forward:
             saved = isinstance(value, TensorVal) and value.storage in self.ctx_saved_storages
             summary.ctx_saves_output = saved and (summary.ctx_saves_output or not self.returns_seen)
+            # `return x` of an argument itself (not `x.detach()`, `x.data`: new tensors to
+            # autograd, measured by lookalike46)
+            itself = (
+                type(expr) is cst.Name
+                and expr.value in self.param_index
+                and isinstance(value, TensorVal)
+                and value.storage in self.param_storages
+            )
+            summary.returns_input_itself = itself and (
+                summary.returns_input_itself or not self.returns_seen
+            )
         for item in _flatten(value) if isinstance(value, SeqVal) else (value,):
             if isinstance(item, TensorVal) and (
                 item.parameter
@@ -2596,7 +2611,13 @@ class FunctionInterpreter:
             ):
                 summary.returns_parameter = True
         first_return = not self.alias_returns
-        is_view = isinstance(value, TensorVal) and value.view is not None
+        # (a view of an argument may be a copy: `x.reshape(-1)` of a transposed input; and an
+        # argument's `detach()` is no view to autograd: lookalike46)
+        is_view = (
+            isinstance(value, TensorVal)
+            and value.view is not None
+            and value.storage not in self.param_storages
+        )
         summary.returns_view = is_view if first_return else bool(summary.returns_view and is_view)
         summary.returns_alias = _unanimous(self.alias_returns, self._param_alias(value))
         items = some = None
@@ -5499,11 +5520,11 @@ class FunctionInterpreter:
             if (
                 module.fw == "torch"
                 and module.qualname != GENERIC_SUBMODULE
-                and not self._removes_handles()
+                and not self.flow.text.removes_hooks
             ):
                 # (a loop's submodule stands for every submodule, which an `isinstance` test
-                # usually narrows: not followed, see docs/analysis.md; a function that calls
-                # `handle.remove()` may take the hook off before the module runs)
+                # usually narrows: not followed, see docs/analysis.md; in a file that calls
+                # `handle.remove()` the hook may be off before the module runs)
                 self._hook_module(module, call, state)
                 names = self.flow.parameter_names(self.info.key)
                 for index, name in enumerate(names):
@@ -5802,40 +5823,14 @@ class FunctionInterpreter:
         result = self.flow.result(f"{module.local_class}.forward")
         return result.summary if result is not None else None
 
-    def _removes_handles(self) -> bool:
-        """The function calls a `.remove()` method (a hook handle's, or a list's)."""
-        found = self._remove_calls
-        if found is None:
-            found = self._remove_calls = _calls_method(self.info.node.body, "remove")
-        return found
-
     def _hook_module(self, module: ModuleVal, call: cst.Call, state: State) -> None:
         """`m.register_full_backward_hook(h)`: from now on the instance `m` (under every name
         and in every container that holds it, `seq[0]`) has a full backward hook."""
-
-        def hooked(held: ModuleVal) -> ModuleVal:
-            if held.uid == module.uid and (
-                module.node is None or held.node is module.node or not held.children
-            ):
-                return replace(held, backward_hook=call)
-            if held.uid == module.uid:
-                # `seq[0]`: a child reached by index carries its container's uid (its tensors are
-                # the container's); the child is the one its constructor call names
-                children = tuple(
-                    replace(c, backward_hook=call) if c.node is module.node else c
-                    for c in held.children
-                )
-                return replace(held, children=children)
-            children = tuple(hooked(c) for c in held.children)
-            if any(a is not b for a, b in zip(children, held.children, strict=True)):
-                return replace(held, children=children)
-            return held
-
         if not module.uid:
             return
         for key, held in list(state.env.items()):
             if isinstance(held, ModuleVal):
-                marked = hooked(held)
+                marked = _hooked(held, module, call)
                 if marked is not held:
                     state.env[key] = marked
 
@@ -7312,6 +7307,7 @@ class FunctionInterpreter:
             recorded
             and alias is not None
             and alias[1] in ("same", "detach")  # (inside forward, inputs do not require grad)
+            and forward.summary.returns_input_itself
             and not forward.summary.marks_dirty
             and alias[0] < len(positional)
             and isinstance(positional[alias[0]], TensorVal)
@@ -12049,20 +12045,25 @@ def _agreed(returns: list, found: tuple | None) -> tuple | None:
     return (first[0], common) if common else None
 
 
-def _calls_method(body, name: str) -> bool:
-    """``body`` (not the functions and classes it defines) calls a method ``name``."""
-    stack: list = [body]
-    while stack:
-        current = stack.pop()
-        kind = type(current)
-        if kind is cst.Call:
-            func = current.func
-            if type(func) is cst.Attribute and func.attr.value == name:
-                return True
-        elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Name:
-            continue
-        stack.extend(_subnodes(current))
-    return False
+def _hooked(held: ModuleVal, module: ModuleVal, call: cst.Call) -> ModuleVal:
+    """``held`` with the instance ``module`` in it given the full backward hook ``call``
+    (``FunctionInterpreter._hook_module``; a module-level function: a closure calling itself
+    would be a reference cycle)."""
+    if held.uid == module.uid and (
+        module.node is None or held.node is module.node or not held.children
+    ):
+        return replace(held, backward_hook=call)
+    if held.uid == module.uid:
+        # `seq[0]`: a child reached by index carries its container's uid (its tensors are the
+        # container's); the child is the one its constructor call names
+        children = tuple(
+            replace(c, backward_hook=call) if c.node is module.node else c for c in held.children
+        )
+        return replace(held, children=children)
+    children = tuple(_hooked(c, module, call) for c in held.children)
+    if any(a is not b for a, b in zip(children, held.children, strict=True)):
+        return replace(held, children=children)
+    return held
 
 
 def _through_backward_hook(value: Value, hook: cst.CSTNode, role: str, call) -> Value:

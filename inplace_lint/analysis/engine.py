@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import traceback
 from dataclasses import dataclass, field
 
@@ -12,6 +11,7 @@ from inplace_lint.analysis.dataflow import ModuleDataflow
 from inplace_lint.analysis.findings import Finding
 from inplace_lint.analysis.index import build_index
 from inplace_lint.analysis.model import ModuleAnalysis
+from inplace_lint.analysis.textfacts import TextFacts
 from inplace_lint.rules import all_rules
 from inplace_lint.settings import Settings
 
@@ -23,16 +23,13 @@ class AnalysisResult:
 
 
 def build_analysis(
-    module: cst.Module,
-    top_level: frozenset[str] | None = None,
-    mentions_inplace: bool = True,
-    frozen_outside: frozenset[str] = frozenset(),
+    module: cst.Module, top_level: frozenset[str] | None = None, facts: TextFacts | None = None
 ) -> ModuleAnalysis:
     index = build_index(module)
     analysis = ModuleAnalysis(module, index)
     if not index.frameworks:
         return analysis
-    flow = ModuleDataflow(module, index, top_level, mentions_inplace, frozen_outside)
+    flow = ModuleDataflow(module, index, top_level, facts)
     for result in flow.run():
         analysis.writes.extend(result.writes)
         analysis.out_calls.extend(result.out_calls)
@@ -64,19 +61,16 @@ def analyse(
     module: cst.Module,
     settings: Settings,
     top_level: frozenset[str] | None = None,
-    mentions_inplace: bool = True,
-    frozen_outside: frozenset[str] = frozenset(),
+    facts: TextFacts | None = None,
 ) -> AnalysisResult:
-    """``top_level``: what ``ModuleDataflow`` analyses on its own (None: every function).
-    ``mentions_inplace``: False when the module's text never says `inplace` (no keyword
-    `inplace=` anywhere: ``ModuleDataflow.dropout_rates`` has nothing to look for).
-    ``frozen_outside``: ``frozen_outside_names`` of the module's text."""
+    """``top_level``: what ``ModuleDataflow`` analyses on its own (None: every function);
+    ``facts``: what the file's text says (``textfacts.TextFacts``; None: nothing known)."""
     result = AnalysisResult()
     rules = [rule() for code, rule in all_rules().items() if settings.is_enabled(code)]
     if not any(code[3] in "012" for code in (r.code for r in rules)):
         return result
     try:
-        analysis = build_analysis(module, top_level, mentions_inplace, frozen_outside)
+        analysis = build_analysis(module, top_level, facts)
     except RecursionError:
         raise
     except Exception:  # noqa: BLE001 - fault isolation: reported as IPL903, the run goes on
@@ -104,25 +98,6 @@ def analyse(
             f for f in result.findings if f.code not in _HEDGES or id(f.node) not in promised
         ]
     return result
-
-
-# `model.pos_embed.requires_grad_(False)`, `net.temp.requires_grad = False`, Paddle's
-# `layer.table.stop_gradient = True` / `.trainable = False`: an attribute frozen by code outside
-# the class (not `self.x`, which `__init__` does and the analysis follows)
-_FROZEN_OUTSIDE = re.compile(
-    r"(?<!\bself)\.(\w+)\.(?:requires_grad_\(\s*False\s*\)|requires_grad\s*=\s*False\b"
-    r"|stop_gradient\s*=\s*True\b|trainable\s*=\s*False\b)"
-)
-
-
-def frozen_outside_names(text: str) -> frozenset[str]:
-    """The attribute names some code of ``text`` freezes on an object other than `self`
-    (``_FROZEN_OUTSIDE``): a class's parameter of that name may be frozen where its instances
-    are used, so its own methods' writes to it promise nothing (lookalike45: `m.pos.
-    requires_grad_(False)` before `m(x)`, whose forward zeroes a row of `self.pos`)."""
-    if "requires_grad" not in text and "stop_gradient" not in text and "trainable" not in text:
-        return frozenset()
-    return frozenset(_FROZEN_OUTSIDE.findall(text))
 
 
 # The errors whose write IPL203 reports when it happens only in some configurations (the leaf

@@ -73,7 +73,10 @@ class _Visitor(cst.CSTVisitor):
 
 
 def fake_analyse(
-    module: cst.Module, settings: Settings, top_level: frozenset[str] | None = None
+    module: cst.Module,
+    settings: Settings,
+    top_level: frozenset[str] | None = None,
+    facts: object = None,
 ) -> AnalysisResult:
     visitor = _Visitor(module)
     module.visit(visitor)

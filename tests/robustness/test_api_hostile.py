@@ -315,7 +315,7 @@ def test_libcst_stack_overflow_input_does_not_kill_the_process():
 def test_time_budget_interrupts_a_runaway_analysis(monkeypatch):
     from inplace_lint.analysis import engine
 
-    def forever(module, settings, top_level=None):
+    def forever(module, settings, *args, **kwargs):
         while True:
             pass
 
@@ -403,7 +403,7 @@ def test_a_finding_that_cannot_be_placed_costs_only_its_rule(monkeypatch):
 
     real = engine.analyse
 
-    def with_a_stray_finding(module, settings, top_level=None):
+    def with_a_stray_finding(module, settings, top_level=None, facts=None):
         result = real(module, settings)
         stray = Finding("IPL002", cst.Name("not_in_this_tree"), "stray")
         result.findings.append(stray)
@@ -421,7 +421,7 @@ def test_a_finding_that_cannot_be_placed_costs_only_its_rule(monkeypatch):
 def test_the_engine_raising(monkeypatch, exc, code):
     from inplace_lint.analysis import engine
 
-    def boom(module, settings, top_level=None):
+    def boom(module, settings, top_level=None, facts=None):
         raise exc
 
     monkeypatch.setattr(engine, "analyse", boom)

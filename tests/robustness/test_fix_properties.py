@@ -60,7 +60,10 @@ class _Collect(cst.CSTVisitor):
 
 
 def fake_analyse(
-    module: cst.Module, settings: Settings, top_level: frozenset[str] | None = None
+    module: cst.Module,
+    settings: Settings,
+    top_level: frozenset[str] | None = None,
+    facts: object = None,
 ) -> engine.AnalysisResult:
     collector = _Collect(module)
     module.visit(collector)
@@ -245,7 +248,7 @@ def test_apply_edits_touches_only_the_edited_ranges(text, raw_edits):
 
 
 def test_a_fix_that_would_not_parse_is_dropped(monkeypatch):
-    def breaking(module, settings, top_level=None):
+    def breaking(module, settings, top_level=None, facts=None):
         result = fake_analyse(module, settings)
         for finding in result.findings:
             finding.fix = FixPlan("Break it", [(finding.node, "x = (")])
@@ -261,7 +264,7 @@ def test_a_fix_that_would_not_parse_is_dropped(monkeypatch):
 
 def test_a_fix_that_never_settles_is_not_applied(monkeypatch):
     # Each round adds a line the rule flags again: the classic runaway fix.
-    def runaway(module, settings, top_level=None):
+    def runaway(module, settings, top_level=None, facts=None):
         result = fake_analyse(module, settings)
         for finding in result.findings:
             if finding.code == "IPL001":
@@ -280,7 +283,7 @@ def test_a_fix_that_never_settles_is_not_applied(monkeypatch):
 
 
 def test_overlapping_fixes_apply_whole_one_per_round(monkeypatch):
-    def overlapping(module, settings, top_level=None):
+    def overlapping(module, settings, top_level=None, facts=None):
         result = fake_analyse(module, settings)
         extra = []
         for finding in result.findings:
@@ -311,7 +314,7 @@ def test_fixes_skip_rows_indented_with_a_form_feed(stand_in):
 
 
 def test_inserted_lines_take_the_file_line_ending(monkeypatch):
-    def inserting(module, settings, top_level=None):
+    def inserting(module, settings, top_level=None, facts=None):
         result = fake_analyse(module, settings)
         for finding in result.findings:
             finding.fix = FixPlan("Copy", [(finding.node, "x = x.clone()\nx = x + 1")])

@@ -29,7 +29,7 @@ def _record_threads(monkeypatch) -> list[threading.Thread]:
     seen: list[threading.Thread] = []
     real = engine.analyse
 
-    def recording(module, settings, top_level=None):
+    def recording(module, settings, top_level=None, facts=None):
         seen.append(threading.current_thread())
         return real(module, settings)
 
@@ -54,7 +54,7 @@ def test_after_a_time_out_the_next_file_runs_on_a_new_thread(monkeypatch):
     seen: list[threading.Thread] = []
     stuck = {"first": True}
 
-    def analyse(module, settings, top_level=None):
+    def analyse(module, settings, top_level=None, facts=None):
         seen.append(threading.current_thread())
         if stuck.pop("first", False):
             while True:
