@@ -3267,8 +3267,14 @@ class FunctionInterpreter:
         A list or a dict takes such a write without any tensor being written, so no finding can
         be promised. Not for arguments: a helper's `a[0] = 0` is replayed on what its callers
         pass, which the callers know (docs/analysis.md, session 13); but for the items unpacked
-        from one (`s_feat, t_feat = inputs`), which no caller's replay reaches."""
-        if base.known and base.storage not in self.unpacked_items:
+        from one (`s_feat, t_feat = inputs`), which no caller's replay reaches, and for a module
+        forward's own arguments, which its callers hand on unknown (mmocr ABCNet's BiFPN layer
+        given a list of feature maps: `pathtd[i - 1] = swish(pathtd[i - 1])`, prec42)."""
+        if (
+            base.known
+            and base.storage not in self.unpacked_items
+            and not (self.is_forward_like and self._may_be_a_sequence(base))
+        ):
             return False
         return self._used_as_container(target, state)
 
@@ -3283,6 +3289,13 @@ class FunctionInterpreter:
         key = target.slice[0].slice.value
         if type(key) is cst.UnaryOperation and type(key.operator) is cst.Minus:
             key = key.expression  # `blocks[-1] = ...`
+        if (
+            type(key) is cst.BinaryOperation
+            and type(key.operator) in (cst.Add, cst.Subtract)
+            and type(key.right) is cst.Integer
+            and type(key.left) is cst.Name
+        ):
+            key = key.left  # `feats[i - 1] = ...`: as `feats[i]`
         if type(key) is cst.Integer:
             pass
         elif type(key) is cst.Name and key.value not in ("None", "Ellipsis"):
