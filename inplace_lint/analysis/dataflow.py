@@ -363,6 +363,7 @@ class ModuleDataflow:
         # "weight", ...)`): reading it computes a fresh tensor, not the parameter
         self.parametrized: set[tuple[str, str]] = set()
         self._carried: dict[str, frozenset[str]] = {}
+        self._appended: dict[str, tuple[tuple[int, int], ...]] = {}  # (``appended_arguments``)
         # id of a `for` -> the start of the counter its body compares (``_counter_start``)
         self.counter_tests: dict[int, int | None] = {}
         self.retaining_loops: dict[int, bool] = {}  # id of a loop -> it backwards retaining
@@ -718,6 +719,35 @@ class ModuleDataflow:
             break
         self._framework_bases[cls_name] = found
         return found
+
+    def appended_arguments(self, key: str) -> tuple[tuple[int, int], ...]:
+        """(list, item) argument positions for each `lst.append(item)` the function runs on two of
+        its own arguments, at its top level or under `if item is not None:` / `if item:` alone
+        (fepegar/unet's `add_if_not_none(module_list, module)` building a block's layers,
+        recall42): its callers' list grows by what they passed."""
+        found = self._appended.get(key)
+        if found is None:
+            found = ()
+            info = self.index.functions.get(key)
+            # (a plain function: a method's arguments at its call sites are aligned otherwise)
+            if info is not None and info.cls is None and "." not in key:
+                names = self.parameter_names(key)
+                found = tuple(_argument_appends(info.node, names))
+            self._appended[key] = found
+        return found
+
+    def only_appends(self, key: str, name: str) -> bool:
+        """The function uses its parameter ``name`` only in the `name.append(item)` statements
+        ``appended_arguments`` lists (`add_if_not_none(module_list, module)`)."""
+        names = self.parameter_names(key)
+        if name not in names:
+            return False
+        index = list(names).index(name)
+        appends = sum(1 for target, _ in self.appended_arguments(key) if target == index)
+        if not appends:
+            return False
+        info = self.index.functions[key]
+        return _name_uses(info.node.body, name) == appends
 
     def tested_defaults(self, key: str) -> dict[str, object]:
         """The parameters defaulting to None, True or False that the function tests: None with
@@ -3614,6 +3644,8 @@ class FunctionInterpreter:
                         param = names[position] if position < len(names) else None
                     if param is not None and self.flow.reads_only(key, param):
                         continue
+                    if param is not None and self.flow.only_appends(key, param):
+                        continue  # (grown after the call: ``_append_to_argument``)
                 state.env[arg.value.value] = UNKNOWN
             elif type(arg.value) is cst.Name and isinstance(
                 held := state.env.get(arg.value.value), DictVal
@@ -5836,6 +5868,19 @@ class FunctionInterpreter:
         result = self.flow.result(f"{module.local_class}.forward")
         return result.summary if result is not None else None
 
+    def _append_to_argument(self, arguments: list, target: int, item: int, state: State) -> None:
+        """A helper appended its argument ``item`` to its argument ``target``
+        (``ModuleDataflow.appended_arguments``): the caller's list holds it at the end now."""
+        if max(target, item) >= len(arguments):
+            return
+        given, value = arguments[target], arguments[item]
+        if not isinstance(given, SeqVal) or value is None or isinstance(value, ConstVal):
+            return  # (`None` is what the helper's `if module is not None:` leaves out)
+        grown = SeqVal((*given.items, value), given.lineage | lineage_of(value))
+        for key, held in list(state.env.items()):
+            if held is given:
+                state.env[key] = grown
+
     def _hook_module(self, module: ModuleVal, call: cst.Call, state: State) -> None:
         """`m.register_full_backward_hook(h)`: from now on the instance `m` (under every name
         and in every container that holds it, `seq[0]`) has a full backward hook."""
@@ -6522,6 +6567,8 @@ class FunctionInterpreter:
                 for path, held in list(state.env.items()):
                     if isinstance(held, ModuleVal) and held.params_storage_key == frozen:
                         state.env[path] = replace(held, frozen=True)
+            for target, item in self.flow.appended_arguments(key):
+                self._append_to_argument(arguments, target, item, state)
             for index, registration in callee.summary.hooked_module_arguments:
                 given = arguments[index] if index < len(arguments) else None
                 if isinstance(given, ModuleVal) and given.fw == "torch":
@@ -12077,6 +12124,62 @@ def _hooked(held: ModuleVal, module: ModuleVal, call: cst.Call) -> ModuleVal:
     if any(a is not b for a, b in zip(children, held.children, strict=True)):
         return replace(held, children=children)
     return held
+
+
+def _name_uses(body, name: str) -> int:
+    """How many times ``body`` (nested scopes too) names ``name``."""
+    count = 0
+    stack: list = [body]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Name:
+            count += current.value == name
+            continue
+        stack.extend(_subnodes(current))
+    return count
+
+
+def _argument_appends(function: cst.FunctionDef, names) -> list[tuple[int, int]]:
+    """``ModuleDataflow.appended_arguments`` of one function: `P.append(Q)` statements with `P`
+    and `Q` parameter names its body never rebinds, at the top level or alone under `if Q is not
+    None:` / `if Q:` (no `else`)."""
+    rebound = set().union(*_body_bindings(function, True))
+    found: list[tuple[int, int]] = []
+    for stmt in _body(function):
+        guard = None
+        if type(stmt) is cst.If and stmt.orelse is None and len(_body(stmt)) == 1:
+            test = stmt.test
+            compared = _none_comparison(test)
+            if type(test) is cst.Name:
+                guard = test.value
+            elif compared is not None and compared[1]:
+                guard = compared[0]
+            if guard is None:
+                continue
+            stmt = _body(stmt)[0]
+        if type(stmt) is not cst.SimpleStatementLine or len(stmt.body) != 1:
+            continue
+        expr = stmt.body[0]
+        if type(expr) is not cst.Expr or type(expr.value) is not cst.Call:
+            continue
+        call = expr.value
+        func = call.func
+        if (
+            type(func) is not cst.Attribute
+            or func.attr.value != "append"
+            or type(func.value) is not cst.Name
+            or len(call.args) != 1
+            or call.args[0].star
+            or call.args[0].keyword is not None
+            or type(call.args[0].value) is not cst.Name
+        ):
+            continue
+        target, item = func.value.value, call.args[0].value.value
+        if guard is not None and guard != item:
+            continue
+        if target in names and item in names and not {target, item} & rebound:
+            found.append((list(names).index(target), list(names).index(item)))
+    return found
 
 
 def _through_backward_hook(value: Value, hook: cst.CSTNode, role: str, call) -> Value:
