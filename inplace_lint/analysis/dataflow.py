@@ -5571,7 +5571,9 @@ class FunctionInterpreter:
                 # usually narrows: not followed, see docs/analysis.md; in a file that calls
                 # `handle.remove()` the hook may be off before the module runs)
                 self._hook_module(module, call, state)
-                names = self.flow.parameter_names(self.info.key)
+                # (a plain function's: a method's arguments at its call sites are aligned
+                # otherwise)
+                names = self.flow.parameter_names(self.info.key) if self.info.cls is None else ()
                 for index, name in enumerate(names):
                     held = state.env.get(name)
                     if isinstance(held, ModuleVal) and module.uid and held.uid == module.uid:
