@@ -709,6 +709,15 @@ def _scan(nodes: list[ast.AST], local: bool = False) -> _Scan:
                 called.add(func.id)
             if not seed and _is_candidate_call(node, name):
                 seed = True
+            if (
+                name == "getattr"
+                and len(node.args) >= 2
+                and type(node.args[1]) is Constant
+                and type(node.args[1].value) is str
+            ):
+                # `getattr(self, "act")` reads the attribute `act` (the analysis follows it)
+                attrs.add(node.args[1].value)
+                read_attrs.add(node.args[1].value)
             if name in _TYPE_CHECKS and len(node.args) == 2 and not node.keywords:
                 push(node.func)
                 push(node.args[0])

@@ -4259,6 +4259,11 @@ class FunctionInterpreter:
             named = self._framework_attribute(call, state)
             if named is not None:
                 return named
+            path = dotted_name(call.args[0].value)
+            name = _known_literal(call.args[1].value, state.env)
+            if path is not None and isinstance(name, str) and f"{path}.{name}" in state.env:
+                # `getattr(self, "act")`: the attribute itself, as `self.act` reads it
+                return state.env[f"{path}.{name}"]
         if (
             type(func) is cst.Name
             and func.value == "list"
