@@ -4147,6 +4147,17 @@ class FunctionInterpreter:
                     advanced = True
                 if isinstance(index_value, TensorVal):
                     index_tensors.append(index_value)
+                    if (
+                        isinstance(base, TensorVal)
+                        and index_value.requires_grad is not False
+                        and (path := dotted_name(element.slice.value)) is not None
+                        and state.env.get(path) is index_value
+                    ):
+                        # a tensor that indexes a tensor is an integer or a mask (a float one
+                        # raises IndexError): it never requires grad (KPConv's `neighb_inds`
+                        # argument, later the `gather` input whose index the analysis took
+                        # for saved: prec43)
+                        state.env[path] = replace(index_value, requires_grad=False, leaf=False)
         if isinstance(base, TensorVal) and (string_key or _keyed_by_string(expr)):
             self._not_a_tensor(expr, state)  # `features["input_ids"]`: a mapping, not a tensor
             # an entry of what a call computed (`critic(obs, a)["q"]`) has its graph
