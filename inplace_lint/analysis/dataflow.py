@@ -729,8 +729,7 @@ class ModuleDataflow:
         if found is None:
             found = ()
             info = self.index.functions.get(key)
-            # (a plain function: a method's arguments at its call sites are aligned otherwise)
-            if info is not None and info.cls is None and "." not in key:
+            if info is not None:
                 names = self.parameter_names(key)
                 found = tuple(_argument_appends(info.node, names))
             self._appended[key] = found
@@ -5650,30 +5649,11 @@ class FunctionInterpreter:
             child = positional[-1] if positional else keywords.get("module")
             path = _receiver_path(call)
             if path and state.env.get(path) is module:
-                if not isinstance(child, ModuleVal):
-                    child = ModuleVal("<unknown>", fw=module.fw, uid=new_module_uid())
-                children = (*module.children, child)
-                if len(children) > 1 and children[-2].node is not child.node:
-                    # (the same constructor twice in a row: a loop's next pass, whose branches
-                    # the analysis cannot tell apart — funasr's `get_nonlinear("batchnorm-relu")`)
-                    self._check_adjacency(children[-2:])
                 name = (
                     _literal(call.args[0].value) if method == "add_module" and call.args else None
                 )
                 given = name if isinstance(name, str) and name.isidentifier() else ""
-                names = module.child_names or ("",) * len(module.children)
-                straight = self._straight_line()
-                state.env[path] = replace(
-                    module,
-                    children=children,
-                    # every child, when each was added by a statement of the function's own
-                    # body (not in a loop or a branch: `self.layers.append(nn.Linear(...))`, then
-                    # `self.layers.append(nn.Sigmoid())`, lookalike27)
-                    children_exact=module.children_exact and straight,
-                    last_child_known=straight,
-                    child_names=(*names, given) if len(names) == len(module.children) else (),
-                    has_parameters=any(c.has_parameters for c in children),
-                )
+                state.env[path] = self._grown_container(module, child, given)
                 if given:
                     # `seq.conv` is that child, its tensors the container's (as `seq[0]`):
                     # RepVGG's `conv_bn`, whose `rbr_dense.conv.weight` a BN fold writes
@@ -5886,15 +5866,46 @@ class FunctionInterpreter:
         result = self.flow.result(f"{module.local_class}.forward")
         return result.summary if result is not None else None
 
+    def _grown_container(self, module: ModuleVal, child: Value, name: str = "") -> ModuleVal:
+        """The container ``module`` (an `nn.Sequential`, a ModuleList) with ``child`` appended
+        (`seq.add_module(name, child)`, `layers.append(child)`)."""
+        if not isinstance(child, ModuleVal):
+            child = ModuleVal("<unknown>", fw=module.fw, uid=new_module_uid())
+        children = (*module.children, child)
+        if len(children) > 1 and children[-2].node is not child.node:
+            # (the same constructor twice in a row: a loop's next pass, whose branches the
+            # analysis cannot tell apart — funasr's `get_nonlinear("batchnorm-relu")`)
+            self._check_adjacency(children[-2:])
+        names = module.child_names or ("",) * len(module.children)
+        straight = self._straight_line()
+        return replace(
+            module,
+            children=children,
+            # every child, when each was added by a statement of the function's own body (not in
+            # a loop or a branch: `self.layers.append(nn.Linear(...))`, then
+            # `self.layers.append(nn.Sigmoid())`, lookalike27)
+            children_exact=module.children_exact and straight,
+            last_child_known=straight,
+            child_names=(*names, name) if len(names) == len(module.children) else (),
+            has_parameters=any(c.has_parameters for c in children),
+        )
+
     def _append_to_argument(self, arguments: list, target: int, item: int, state: State) -> None:
         """A helper appended its argument ``item`` to its argument ``target``
-        (``ModuleDataflow.appended_arguments``): the caller's list holds it at the end now."""
+        (``ModuleDataflow.appended_arguments``): the caller's list or container module holds it
+        at the end now."""
         if max(target, item) >= len(arguments):
             return
         given, value = arguments[target], arguments[item]
-        if not isinstance(given, SeqVal) or value is None or isinstance(value, ConstVal):
+        if value is None or isinstance(value, ConstVal):
             return  # (`None` is what the helper's `if module is not None:` leaves out)
-        grown = SeqVal((*given.items, value), given.lineage | lineage_of(value))
+        if isinstance(given, SeqVal):
+            grown: Value = SeqVal((*given.items, value), given.lineage | lineage_of(value))
+        elif isinstance(given, ModuleVal) and getattr(given.facts, "container", False):
+            # `block = nn.ModuleList()` grown by `self.add_if_not_none(block, conv)` (unet)
+            grown = self._grown_container(given, value)
+        else:
+            return
         for key, held in list(state.env.items()):
             if held is given:
                 state.env[key] = grown
