@@ -1315,3 +1315,24 @@ def test_class_apply_without_forward_does_not_crash() -> None:
             return w
     """
     assert codes(source) == []
+
+
+def test_add_module_of_an_unknown_child_under_a_name_does_not_crash() -> None:
+    # pytorchcv's models: `self.features.add_module("init_block", InitBlock(...))` of a class
+    # from another file (an internal error once the container growth was shared, corpus p39)
+    source = """
+        import torch
+        import torch.nn as nn
+        from .common import conv3x3_block
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.features = nn.Sequential()
+                self.features.add_module("init_block", conv3x3_block(3, 8))
+                self.features.add_module("act", nn.ReLU(inplace=True))
+
+            def forward(self, x):
+                return self.features(x)
+    """
+    assert codes(source) == []

@@ -5649,6 +5649,8 @@ class FunctionInterpreter:
             child = positional[-1] if positional else keywords.get("module")
             path = _receiver_path(call)
             if path and state.env.get(path) is module:
+                if not isinstance(child, ModuleVal):
+                    child = ModuleVal("<unknown>", fw=module.fw, uid=new_module_uid())
                 name = (
                     _literal(call.args[0].value) if method == "add_module" and call.args else None
                 )
