@@ -3391,7 +3391,7 @@ class FunctionInterpreter:
             if isinstance(base, (TensorVal, ArrayVal)):
                 self._subscript_write(base, target, state, node, rhs, augmented=True)
                 return
-            current = _list_item(base, target)
+            current = _list_item(base, target, state)
             if isinstance(base, DictVal) and isinstance(
                 held := base.get(_dict_index(target)), TensorVal
             ):
@@ -12016,7 +12016,7 @@ def _string_index(expr: cst.Subscript) -> str | None:
     return None
 
 
-def _list_item(base: Value, target: cst.Subscript) -> TensorVal | None:
+def _list_item(base: Value, target: cst.Subscript, state: State | None = None) -> TensorVal | None:
     """The tensor `lat[0] += v` (or `lat[i - 1] += v` over a comprehension's one item) updates in
     place: an item of a list the analysis built (an FPN's laterals: NWPU-MOC#4)."""
     if not isinstance(base, SeqVal) or len(target.slice) != 1:
@@ -12032,6 +12032,19 @@ def _list_item(base: Value, target: cst.Subscript) -> TensorVal | None:
     elif position is _NOT_LITERAL and _one_producer(base.items):
         # `laterals.append(conv(x))` in a loop, then `laterals[i - 1] += up`: whichever item it
         # is, the same expression made it (the loop's passes): one of them stands for all
+        item = base.items[0]
+    elif (
+        position is _NOT_LITERAL
+        and state is not None
+        and all(
+            isinstance(i, TensorVal)
+            and any(save.certain for save in state.saves.get(i.storage, ()))
+            for i in base.items
+        )
+    ):
+        # a list whose every item an op saved (mmseg UPerHead's top-down `laterals[i - 1] +=
+        # resize(laterals[i])` over ConvModule outputs and the PSP output appended to them,
+        # recall43): whichever item it is, a saved tensor is written; the first stands for it
         item = base.items[0]
     else:
         return None
