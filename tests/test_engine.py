@@ -1336,3 +1336,20 @@ def test_add_module_of_an_unknown_child_under_a_name_does_not_crash() -> None:
                 return self.features(x)
     """
     assert codes(source) == []
+
+
+def test_item_of_an_empty_list_updated_at_an_unknown_index_does_not_crash() -> None:
+    # deepchem's `sum_var[j] += v` on a list the analysis knows empty (an IndexError once a list
+    # whose every item was saved stood for its items, corpus p39)
+    source = """
+        import torch
+
+        def accumulate(model, batches):
+            sum_var = []
+            for batch in batches:
+                out = model(batch)
+                for j, v in enumerate(out):
+                    sum_var[j] += v
+            return sum_var
+    """
+    assert codes(source) == []

@@ -12036,6 +12036,7 @@ def _list_item(base: Value, target: cst.Subscript, state: State | None = None) -
     elif (
         position is _NOT_LITERAL
         and state is not None
+        and base.items
         and all(
             isinstance(i, TensorVal)
             and any(save.certain for save in state.saves.get(i.storage, ()))
