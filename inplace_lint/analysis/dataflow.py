@@ -3302,7 +3302,9 @@ class FunctionInterpreter:
         if (
             base.known
             and base.storage not in self.unpacked_items
-            and not (self.is_forward_like and self._may_be_a_sequence(base))
+            and not (
+                self.is_forward_like and self._may_be_a_sequence(base) and _neighbour_index(target)
+            )
         ):
             return False
         return self._used_as_container(target, state)
@@ -12014,6 +12016,22 @@ def _string_index(expr: cst.Subscript) -> str | None:
         if isinstance(value, cst.SimpleString):
             return _string_value(value)
     return None
+
+
+def _neighbour_index(target: cst.Subscript) -> bool:
+    """`x[i - 1]`, `x[i + 1]`: one index, a name plus or minus a number (a feature pyramid's
+    top-down or bottom-up pass over its levels). A plain `x[i]` is not (yolov7's Detect,
+    `x[i] = self.m[i](x[i])` on its list of maps, then `y = x[i].sigmoid()` written in eval mode
+    with grad: the items must stay tensors there, a true IPL203 of prec41)."""
+    if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
+        return False
+    key = target.slice[0].slice.value
+    return (
+        type(key) is cst.BinaryOperation
+        and type(key.operator) in (cst.Add, cst.Subtract)
+        and type(key.left) is cst.Name
+        and type(key.right) is cst.Integer
+    )
 
 
 def _list_item(base: Value, target: cst.Subscript, state: State | None = None) -> TensorVal | None:
