@@ -1353,4 +1353,3 @@ def test_item_of_an_empty_list_updated_at_an_unknown_index_does_not_crash() -> N
             return sum_var
     """
     assert codes(source) == []
-
