@@ -63,17 +63,11 @@ class _Misfit(Exception):
 def hint(
     text: str, layout: tuple, writers: frozenset[str] | None = None, original: str | None = None
 ) -> None:
-    """What the prefilter knows of ``text``, for ``parse_module`` and ``writers_of`` called next
+    """What the prefilter knows of ``text``, for ``parse_module`` and ``hinted`` called next
     with that very string: where its statements start, the functions and methods that may
     write (``prefilter.Plan.writers``), and the full text it was reduced from."""
     global _HINT
     _HINT = (text, layout, writers, original)
-
-
-def writers_of(text: str) -> frozenset[str] | None:
-    """The writers ``hint`` gave for this very string (None: unknown, analyse everything); the
-    hint is used up."""
-    return hinted(text)[0]
 
 
 def hinted(text: str) -> tuple[frozenset[str] | None, str]:

@@ -741,7 +741,7 @@ class ModuleDataflow:
         names = self.parameter_names(key)
         if name not in names:
             return False
-        index = list(names).index(name)
+        index = names.index(name)
         appends = sum(1 for target, _ in self.appended_arguments(key) if target == index)
         if not appends:
             return False
@@ -3320,13 +3320,7 @@ class FunctionInterpreter:
         key = target.slice[0].slice.value
         if type(key) is cst.UnaryOperation and type(key.operator) is cst.Minus:
             key = key.expression  # `blocks[-1] = ...`
-        if (
-            type(key) is cst.BinaryOperation
-            and type(key.operator) in (cst.Add, cst.Subtract)
-            and type(key.right) is cst.Integer
-            and type(key.left) is cst.Name
-        ):
-            key = key.left  # `feats[i - 1] = ...`: as `feats[i]`
+        key = _neighbour_name(key) or key  # `feats[i - 1] = ...`: as `feats[i]`
         if type(key) is cst.Integer:
             pass
         elif type(key) is cst.Name and key.value not in ("None", "Ellipsis"):
@@ -3896,13 +3890,13 @@ class FunctionInterpreter:
                 return FrameworkRef(f"<local-function>.{key}")
         return UNKNOWN
 
-    def _framework_attribute(self, call: cst.Call, state: State) -> FrameworkRef | None:
-        """`getattr(nn, "ReLU")`, `getattr(nn, activation)` with `activation` a known string: the
-        framework's `nn.ReLU` (fepegar/unet's `getattr(nn, activation)()`, recall42)."""
-        name = _known_literal(call.args[1].value, state.env)
-        if not isinstance(name, str) or not name.isidentifier():
+    def _framework_attribute(self, expr, name: str, state: State) -> FrameworkRef | None:
+        """`getattr(nn, "ReLU")`, `getattr(nn, activation)` with `activation` a known string
+        (``expr`` is `nn`, ``name`` the string): the framework's `nn.ReLU` (fepegar/unet's
+        `getattr(nn, activation)()`, recall42)."""
+        if not name.isidentifier():
             return None
-        base = self.eval(call.args[0].value, state)
+        base = self.eval(expr, state)
         if not isinstance(base, FrameworkRef) or base.qualname.startswith("<") or base.bound:
             return None
         if base.qualname.split(".", 1)[0] not in ("torch", "paddle"):
@@ -4268,14 +4262,15 @@ class FunctionInterpreter:
             and "getattr" not in state.env
             and "getattr" not in self.index.functions
         ):
-            named = self._framework_attribute(call, state)
-            if named is not None:
-                return named
-            path = dotted_name(call.args[0].value)
             name = _known_literal(call.args[1].value, state.env)
-            if path is not None and isinstance(name, str) and f"{path}.{name}" in state.env:
-                # `getattr(self, "act")`: the attribute itself, as `self.act` reads it
-                return state.env[f"{path}.{name}"]
+            if isinstance(name, str):
+                named = self._framework_attribute(call.args[0].value, name, state)
+                if named is not None:
+                    return named
+                path = dotted_name(call.args[0].value)
+                if path is not None and f"{path}.{name}" in state.env:
+                    # `getattr(self, "act")`: the attribute itself, as `self.act` reads it
+                    return state.env[f"{path}.{name}"]
         if (
             type(func) is cst.Name
             and func.value == "list"
@@ -5651,8 +5646,7 @@ class FunctionInterpreter:
             child = positional[-1] if positional else keywords.get("module")
             path = _receiver_path(call)
             if path and state.env.get(path) is module:
-                if not isinstance(child, ModuleVal):
-                    child = ModuleVal("<unknown>", fw=module.fw, uid=new_module_uid())
+                child = _as_child(child, module.fw)
                 name = (
                     _literal(call.args[0].value) if method == "add_module" and call.args else None
                 )
@@ -5870,11 +5864,9 @@ class FunctionInterpreter:
         result = self.flow.result(f"{module.local_class}.forward")
         return result.summary if result is not None else None
 
-    def _grown_container(self, module: ModuleVal, child: Value, name: str = "") -> ModuleVal:
+    def _grown_container(self, module: ModuleVal, child: ModuleVal, name: str = "") -> ModuleVal:
         """The container ``module`` (an `nn.Sequential`, a ModuleList) with ``child`` appended
         (`seq.add_module(name, child)`, `layers.append(child)`)."""
-        if not isinstance(child, ModuleVal):
-            child = ModuleVal("<unknown>", fw=module.fw, uid=new_module_uid())
         children = (*module.children, child)
         if len(children) > 1 and children[-2].node is not child.node:
             # (the same constructor twice in a row: a loop's next pass, whose branches the
@@ -5907,7 +5899,7 @@ class FunctionInterpreter:
             grown: Value = SeqVal((*given.items, value), given.lineage | lineage_of(value))
         elif isinstance(given, ModuleVal) and getattr(given.facts, "container", False):
             # `block = nn.ModuleList()` grown by `self.add_if_not_none(block, conv)` (unet)
-            grown = self._grown_container(given, value)
+            grown = self._grown_container(given, _as_child(value, given.fw))
         else:
             return
         for key, held in list(state.env.items()):
@@ -7416,9 +7408,9 @@ class FunctionInterpreter:
             and not forward.summary.marks_dirty
             and any(t.requires_grad is True for t in tensors)
         ):
-            # a view returned, of an input or of a tensor made inside (`return flat.view(...)`,
-            # `return x[0]`, `(x * 2).t()`): autograd's output is a view made inside a custom
-            # Function too, measured under torch 2.13 (AQLM PR#26: `out += bias` raises)
+            # a view of a tensor made inside returned (`return flat.view(...)`, `(x * 2).t()`):
+            # autograd's output is a view made inside a custom Function too, measured under
+            # torch 2.13 (AQLM PR#26: `out += bias` raises)
             base = TensorVal(fw="torch", storage=new_id(), requires_grad=True)
         if base is not None:
             return replace(
@@ -12018,23 +12010,29 @@ def _string_index(expr: cst.Subscript) -> str | None:
     return None
 
 
-def _neighbour_index(target: cst.Subscript) -> bool:
-    """`x[i - 1]`, `x[i + 1]`: one index, a name plus or minus a number (a feature pyramid's
-    top-down or bottom-up pass over its levels). A plain `x[i]` is not (yolov7's Detect,
-    `x[i] = self.m[i](x[i])` on its list of maps, then `y = x[i].sigmoid()` written in eval mode
-    with grad: the items must stay tensors there, a true IPL203 of prec41)."""
-    if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
-        return False
-    key = target.slice[0].slice.value
-    return (
+def _neighbour_name(key) -> cst.Name | None:
+    """`i` of the key `i - 1` / `i + 1`: a name plus or minus a number."""
+    if (
         type(key) is cst.BinaryOperation
         and type(key.operator) in (cst.Add, cst.Subtract)
         and type(key.left) is cst.Name
         and type(key.right) is cst.Integer
-    )
+    ):
+        return key.left
+    return None
 
 
-def _list_item(base: Value, target: cst.Subscript, state: State | None = None) -> TensorVal | None:
+def _neighbour_index(target: cst.Subscript) -> bool:
+    """`x[i - 1]`, `x[i + 1]`: one index, a neighbour's (``_neighbour_name``: a feature
+    pyramid's top-down or bottom-up pass over its levels). A plain `x[i]` is not (yolov7's
+    Detect, `x[i] = self.m[i](x[i])` on its list of maps, then `y = x[i].sigmoid()` written in
+    eval mode with grad: the items must stay tensors there, a true IPL203 of prec41)."""
+    if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
+        return False
+    return _neighbour_name(target.slice[0].slice.value) is not None
+
+
+def _list_item(base: Value, target: cst.Subscript, state: State) -> TensorVal | None:
     """The tensor `lat[0] += v` (or `lat[i - 1] += v` over a comprehension's one item) updates in
     place: an item of a list the analysis built (an FPN's laterals: NWPU-MOC#4)."""
     if not isinstance(base, SeqVal) or len(target.slice) != 1:
@@ -12053,7 +12051,6 @@ def _list_item(base: Value, target: cst.Subscript, state: State | None = None) -
         item = base.items[0]
     elif (
         position is _NOT_LITERAL
-        and state is not None
         and base.items
         and all(
             isinstance(i, TensorVal)
@@ -12168,6 +12165,14 @@ def _agreed(returns: list, found: tuple | None) -> tuple | None:
     return (first[0], common) if common else None
 
 
+def _as_child(value: Value, fw: str) -> ModuleVal:
+    """What a container holds when ``value`` is added to it: the module, or a module of a class
+    not known."""
+    if isinstance(value, ModuleVal):
+        return value
+    return ModuleVal("<unknown>", fw=fw, uid=new_module_uid())
+
+
 def _hooked(held: ModuleVal, module: ModuleVal, call: cst.Call) -> ModuleVal:
     """``held`` with the instance ``module`` in it given the full backward hook ``call``
     (``FunctionInterpreter._hook_module``; a module-level function: a closure calling itself
@@ -12202,7 +12207,7 @@ def _name_uses(body, name: str) -> int:
     return count
 
 
-def _argument_appends(function: cst.FunctionDef, names) -> list[tuple[int, int]]:
+def _argument_appends(function: cst.FunctionDef, names: list[str]) -> list[tuple[int, int]]:
     """``ModuleDataflow.appended_arguments`` of one function: `P.append(Q)` statements with `P`
     and `Q` parameter names its body never rebinds, at the top level or alone under `if Q is not
     None:` / `if Q:` (no `else`)."""
@@ -12241,7 +12246,7 @@ def _argument_appends(function: cst.FunctionDef, names) -> list[tuple[int, int]]
         if guard is not None and guard != item:
             continue
         if target in names and item in names and not {target, item} & rebound:
-            found.append((list(names).index(target), list(names).index(item)))
+            found.append((names.index(target), names.index(item)))
     return found
 
 

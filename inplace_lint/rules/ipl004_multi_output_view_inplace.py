@@ -40,8 +40,8 @@ class MultiOutputViewInplace(Rule):
         multiple views. Such functions do not allow the output views to be modified inplace.
 
     The output of a custom `torch.autograd.Function` whose `forward` returns one of its inputs
-    as is (without `ctx.mark_dirty`), or a view of an input or of a tensor it made
-    (`return out.view(n, -1)`), is such a view too, and writing it in place raises at once:
+    as is (without `ctx.mark_dirty`), or a view of a tensor it made (`return out.view(n, -1)`),
+    is such a view too, and writing it in place raises at once:
 
         RuntimeError: Output 0 of CustomOpBackward is a view and is being modified inplace. This
         view was created inside a custom Function (or because an input was returned as-is) ...

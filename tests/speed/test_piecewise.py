@@ -202,7 +202,7 @@ def test_a_text_without_its_hint_is_parsed_whole() -> None:
     piecewise.hint(text, _layout(text))
     other = "".join(text)  # an equal string, not the one hinted
     assert piecewise.parse_module(other).deep_equals(cst.parse_module(text))
-    assert piecewise.writers_of(other) is None
+    assert piecewise.hinted(other)[0] is None
     assert piecewise._HINT is None  # used up
 
 
@@ -210,5 +210,14 @@ def test_writers_reach_the_analysis_of_that_text_only() -> None:
     text = "class A:\n    def f(self):\n        return 1\n"
     piecewise.hint(text, _layout(text), frozenset({"A.f"}))
     assert piecewise.parse_module(text).code == text
-    assert piecewise.writers_of(text) == frozenset({"A.f"})
-    assert piecewise.writers_of(text) is None
+    assert piecewise.hinted(text)[0] == frozenset({"A.f"})
+    assert piecewise.hinted(text)[0] is None
+
+
+def test_the_hint_carries_the_full_text_a_reduced_one_came_from() -> None:
+    full = "import torch\n\n\ndef g():\n    return 2\n"
+    reduced = "import torch\n\n\n\n\n"
+    piecewise.hint(reduced, _layout(reduced), None, full)
+    assert piecewise.hinted(reduced) == (None, full)
+    piecewise.hint(full, _layout(full))
+    assert piecewise.hinted(full) == (None, full)  # (no other text: the text itself)
