@@ -3255,6 +3255,7 @@ class FunctionInterpreter:
                 full_slice=full,
                 op_text=_code(self, node),
                 local_saves=not maybe_list,
+                operand_rg=value.requires_grad if isinstance(value, TensorVal) else None,
             )
             self._absorb(base.storage, value, state)
         elif isinstance(base, ArrayVal):
@@ -7342,6 +7343,13 @@ class FunctionInterpreter:
             condition=inner.condition,
             writer=writer,
         )
+        # (the statement is the callee's: what its fixes read is the callee's view of it)
+        replayed = self.result.writes[-1]
+        replayed.stmt_function = inner.stmt_function
+        replayed.argument = inner.argument
+        replayed.alias_names = inner.alias_names
+        replayed.aliased = replayed.aliased or inner.aliased
+        replayed.operand_requires_grad = inner.operand_requires_grad
 
     def call_autograd_function(self, cls_name: str, call: cst.Call, state: State) -> Value:
         positional, _ = self._args(call, state)
@@ -7917,7 +7925,16 @@ class FunctionInterpreter:
             for _, storage, save in before:
                 state.add_save(storage, save)
             self.record_write(
-                state, target, how, node, target_expr, op_text=op_text, constructor=constructor
+                state,
+                target,
+                how,
+                node,
+                target_expr,
+                op_text=op_text,
+                constructor=constructor,
+                operand_rg=tri_or(
+                    [t.requires_grad for t in tensors if t.storage != target.storage] or [False]
+                ),
             )
             # (`y = self.relu(x)`, `y = F.relu(x, inplace=True)`; `x0 = pos.floor_()` when the
             # method's result itself is what is assigned, and it computes new values)
@@ -8829,6 +8846,7 @@ class FunctionInterpreter:
         condition: str | None = None,  # a replayed write's own (`if self.activate:` in the callee)
         local_saves: bool = True,  # False: this function's saves are not held against it
         writer=None,  # the constructor call of the module whose forward writes its own parameter
+        operand_rg: bool | None = None,  # ``Write.operand_requires_grad``
     ) -> None:
         if tensor.via_data:
             bumps = False
@@ -8923,10 +8941,16 @@ class FunctionInterpreter:
             and not self.is_forward_like
             and how != "helper"
         )
-        write.aliased = any(
-            isinstance(v, TensorVal) and v.storage == tensor.storage and k != path
+        aliases = tuple(
+            k
             for k, v in state.env.items()
+            if isinstance(v, TensorVal) and v.storage == tensor.storage and k != path
         )
+        write.aliased = bool(aliases)
+        write.alias_names = aliases
+        write.argument = tensor.storage in self.param_storages
+        write.operand_requires_grad = operand_rg
+        write.stmt_function = self.info.key
         self.result.writes.append(write)
         self.pending.append(write)
         if (
@@ -8959,7 +8983,12 @@ class FunctionInterpreter:
                 )
             if tensor.storage in self.param_storages:
                 index = self.param_storages[tensor.storage]
-                self.result.summary.param_writes.setdefault(index, write)
+                held = self.result.summary.param_writes.get(index)
+                if held is None or (write.grad_enabled and not held.grad_enabled and bumps):
+                    # (a write with grad after one under `no_grad`: both move the version, the
+                    # later one also meets the leaf check, XLM's helper with its first column
+                    # write wrapped)
+                    self.result.summary.param_writes[index] = write
                 if (
                     tensor.requires_grad is False
                     and self.param_entry_rg.get(tensor.storage) is not False

@@ -40,6 +40,14 @@ class Write:
     constructor_node: cst.CSTNode | None = None  # e.g. the `nn.ReLU(inplace=True)` for fixes
     guarded_by_caller: bool = False  # set after the module's call graph is known
     aliased: bool = False  # another name refers to the same tensor at the write
+    alias_names: tuple[str, ...] = ()  # those other names (`rows = h[:, 0]`: `h`)
+    # the storage written is one a caller passed in (the function's argument, or a view of it):
+    # the caller may read the write after the call
+    argument: bool = False
+    stmt_function: str = ""  # the function whose body holds ``stmt`` (a callee's, for a replay)
+    # the value written into the tensor (the right-hand side, the in-place op's other operands)
+    # requires grad: True when one surely does (a `no_grad` around the write would cut it)
+    operand_requires_grad: bool | None = None
     # the write updates an argument the caller passed without grad (a cache or recurrent state):
     # whether a backward ever reaches the saving op depends on the caller's context
     caller_state_update: bool = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -78,13 +79,99 @@ def right_operand(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> cst.
 
 
 def applicability(write: Write) -> str:
-    """Rebinding instead of writing is safe only when no other name sees the tensor."""
+    """Rebinding instead of writing is safe only when no other name sees the tensor: not another
+    name here, not the caller that passed it in."""
     import libcst as cst
 
     target = write.target
-    if write.aliased or not isinstance(target, cst.Name):
+    if write.aliased or write.argument or not isinstance(target, cst.Name):
         return "unsafe"
     return "safe"
+
+
+def _walk(root: cst.CSTNode):
+    """``root`` and every node under it, in the order of the text."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+def _inside(node: cst.CSTNode, root: cst.CSTNode | None) -> bool:
+    return root is not None and any(n is node for n in _walk(root))
+
+
+def _in_lambda(node: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """The write is in a lambda of the statement (`p.register_hook(lambda g: g.clip_(...))`): the
+    statement itself does not run it."""
+    import libcst as cst
+
+    return any(type(n) is cst.Lambda and _inside(node, n) for n in _walk(stmt))
+
+
+def _names_after(analysis: ModuleAnalysis, write: Write) -> set[str] | None:
+    """The names the write's function mentions after the write's statement runs: later in its
+    text and, when the statement is in a loop, anywhere in that loop (the next round). None when
+    the statement is not found (the fix then assumes every name is read again)."""
+    import libcst as cst
+
+    info = analysis.index.functions.get(write.stmt_function or write.function)
+    if info is None and analysis.index.module_info is not None:
+        info = analysis.index.module_info
+    stmt = write.stmt
+    if info is None or stmt is None:
+        return None
+    after: set[str] = set()
+    found = False
+    loop = None
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(info.node.body, None)]
+    while stack:
+        node, outer = stack.pop()
+        if node is stmt:
+            found, loop = True, outer
+            continue
+        if found and type(node) is cst.Name:
+            after.add(node.value)
+        if outer is None and type(node) in (cst.For, cst.While):
+            outer = node
+        stack.extend((child, outer) for child in reversed(node.children))
+    if not found:
+        return None
+    if loop is not None:
+        after.update(n.value for n in _walk(loop) if type(n) is cst.Name)
+    return after
+
+
+def _rebinding_loses_the_write(analysis: ModuleAnalysis, write: Write) -> bool:
+    """Rebinding the name instead of writing the tensor would drop what the write was for: another
+    name for the tensor (the base of a view) is read afterwards, or the tensor is the caller's and
+    this function never reads the name again (`def power_(spec): spec.mul_(spec)`)."""
+    if not (write.aliased or write.argument):
+        return False
+    after = _names_after(analysis, write)
+    if after is None:
+        return False
+    if any(name.split(".", 1)[0] in after for name in write.alias_names):
+        return True
+    target = write.target
+    name = getattr(target, "value", None)
+    return write.argument and isinstance(name, str) and name not in after
+
+
+def _attribute_rebindable(write: Write) -> bool:
+    """`self.h = self.h + y` rebinds a module's attribute; a parameter refuses a tensor with a
+    graph (TypeError), another object's attribute may not be assignable (a namedtuple's)."""
+    import libcst as cst
+
+    target = write.target
+    if not isinstance(target, cst.Attribute):
+        return True
+    return (
+        isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+        and not write.tensor.parameter
+    )
 
 
 def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
@@ -98,6 +185,10 @@ def out_of_place(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
     if not write.grad_enabled:
         return None
     node = write.node
+    if write.how in ("augassign", "method") and (
+        not _attribute_rebindable(write) or _rebinding_loses_the_write(analysis, write)
+    ):
+        return None
     if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Name, cst.Attribute)):
         operator = aug_to_bin().get(type(node.operator))
         if operator is None:
@@ -176,9 +267,26 @@ def clone_before(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
         return None
     if not isinstance(stmt, (cst.Assign, cst.AugAssign, cst.Expr)):
         return None
+    if any(_inside(save.node, stmt) for save in write.saves):
+        # `hs[t] = cell(hs[t - 1])`: the statement's own op saves the clone it then writes
+        return None
+    if not _attribute_rebindable(write) or (
+        isinstance(target, cst.Attribute) and write.callee_node is not None
+    ):
+        # (`self.hidden[0] = 0.0` in `reset()`, which the caller runs after a `step()` saved the
+        # state: the analysis follows the attribute by its name from call to call, so it cannot
+        # tell the clone from the saved tensor, and the fix would never settle)
+        return None
     name = analysis.module.code_for_node(target)
     text = f"{name} = {name}.clone()\n{INDENT}{analysis.module.code_for_node(stmt)}"
     return FixPlan(f"Clone `{name}` before writing to it", [(stmt, text)], "unsafe")
+
+
+def computes_with_graph(write: Write) -> bool:
+    """A leaf that is no parameter given a value from the graph (EGNN's `coord += agg` on the
+    caller's leaf coordinates): a computation, not an update. (A module's own parameter given
+    one, a Hebbian `self.weight += eta * y.t() @ x`, is an update: `no_grad` is its rewrite.)"""
+    return write.operand_requires_grad is True and not write.tensor.parameter
 
 
 def wrap_no_grad(analysis: ModuleAnalysis, write: Write, framework: str) -> FixPlan | None:
@@ -188,6 +296,16 @@ def wrap_no_grad(analysis: ModuleAnalysis, write: Write, framework: str) -> FixP
     stmt = write.stmt
     if stmt is None or not isinstance(stmt, (cst.Expr, cst.AugAssign, cst.Assign)):
         return None
+    if computes_with_graph(write):
+        # `coord += agg` with `agg` from the graph: under no_grad the gradient through `agg`
+        # would be silently lost; the computation wants the out-of-place form
+        plan = out_of_place(analysis, write) or (
+            clone_before(analysis, write) if write.how in ("setitem", "aug-setitem") else None
+        )
+        # (the name no longer holds the leaf after it: whatever reads its `.grad` sees None)
+        return replace(plan, applicability="unsafe") if plan is not None else None
+    if _in_lambda(write.node, stmt):
+        return None  # a hook's body runs in backward, not where the statement is
     spelled = analysis.local_name(f"{framework}.no_grad")
     if spelled is None:
         return None
@@ -219,6 +337,14 @@ def advice(analysis: ModuleAnalysis, write: Write) -> str:
     if write.how in ("module", "inplace-kw"):
         return "Pass `inplace=False`."
     if write.how in ("setitem", "aug-setitem"):
+        if write.stmt is not None and any(_inside(s.node, write.stmt) for s in write.saves):
+            # `hs[t] = cell(xs[t], hs[t - 1])`: a clone taken before would be saved and written
+            # the same way
+            fw = write.fw
+            return (
+                f"Build the new rows out of place: collect them in a list and `{fw}.stack` "
+                f"(or `{fw}.{'concat' if fw == 'paddle' else 'cat'}`) them."
+            )
         # clone the whole tensor, not the item (`T[b] = T[b].clone()` would be a write too)
         root = target.split("[", 1)[0]
         if root and root.replace(".", "").replace("_", "").isalnum():

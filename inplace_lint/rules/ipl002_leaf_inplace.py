@@ -72,10 +72,14 @@ def leaf_finding(
     if write.tensor.producer_node is not None:
         related.append((f"{producer} creates the leaf here", write.tensor.producer_node))
         origin = f" (created by {producer} on line {line_of(0)})"
-    message = (
-        f"`{target}` {what}{origin}; {op} changes it in place while grad "
-        f"mode is on: {error} Wrap updates and initialisation in `with torch.no_grad():`"
+    remedy = (
+        # the value written comes from the graph: a computation, not an update; under no_grad
+        # its gradient would be lost
+        _fixes.advice(analysis, write)
+        if _fixes.computes_with_graph(write)
+        else "Wrap updates and initialisation in `with torch.no_grad():`"
     )
+    message = f"`{target}` {what}{origin}; {op} changes it in place while grad mode is on: {error} {remedy}"
     return Finding(code, write.node, message, related, fix, framework="torch")
 
 
