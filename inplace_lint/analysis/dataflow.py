@@ -6986,6 +6986,14 @@ class FunctionInterpreter:
             attr = attr_by = None
             if held == "self":
                 storage, label, writer = instance.params_storage_key, instance.path, None
+                if instance.owner_attr is not None and instance.owner_by is not None:
+                    # a submodule seen through the instance holding it (`agent.critic.optimizer
+                    # .step()` over CriticNetwork's own parameters): its parameters are that
+                    # instance's, written as its submodule, so that what a sibling's call saved
+                    # (`agent.actor(...)`) is not held against the step (recall44's MADDPG)
+                    attr, attr_by = instance.owner_attr, instance.owner_by
+                    if instance.node is not None:
+                        writer = (instance.node, instance.owner_by)
             elif held.startswith("self.") and "." not in held[5:]:
                 target = self._module_attribute(instance, held[5:], f"{instance.path}{held[4:]}")
                 if not isinstance(target, ModuleVal):
@@ -9001,8 +9009,15 @@ class FunctionInterpreter:
             elif path and path.startswith("self.") and path.count(".") == 1:
                 self.result.summary.self_buffer_writes.setdefault(path[5:], write)
         if bumps and write.saves:
-            # the saved tensor is already invalid; later writes to it are not new bugs
-            state.saves.pop(tensor.storage, None)
+            # the saved tensor is already invalid; later writes to it are not new bugs (the
+            # saves this write does not break stay: a sibling's parameters in a shared storage,
+            # `agent.actor`'s beside the `agent.critic` a step updated, recall44's MADDPG)
+            held = state.saves.get(tensor.storage, ())
+            left = tuple(s for s in held if s not in write.saves)
+            if left:
+                state.saves[tensor.storage] = left
+            else:
+                state.saves.pop(tensor.storage, None)
 
     def _note_stale_views(self, write: Write, state: State) -> None:
         """The write changes memory that views from a multi-output call share (the call's input
@@ -12371,11 +12386,42 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
         return
     same: set[object] = set()
     for key, value in merged.env.items():
-        if not isinstance(value, TensorVal):
-            continue
         a, b = then.env.get(key), other.env.get(key)
-        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)):
+        if type(value) is SeqVal and type(a) is SeqVal and type(b) is SeqVal:
+            # `laterals = [conv(x) for ...]` then `if self.relu_laterals: laterals =
+            # [F.relu(l) for l in laterals]` (lookalike47's FPN neck): item by item, as a name
+            if len(a.items) == len(b.items) == len(value.items):
+                for item, one, two in zip(value.items, a.items, b.items):
+                    _mark_one_sided_item(merged, then, other, test, same, item, one, two)
+            elif a.items and b.items and 1 in (len(a.items), len(b.items)):
+                # one side's list is a comprehension's, its one item standing for all: the
+                # merge kept the other side's items as they are
+                for i, item in enumerate(value.items):
+                    one = a.items[min(i, len(a.items) - 1)]
+                    two = b.items[min(i, len(b.items) - 1)]
+                    if (
+                        isinstance(item, TensorVal)
+                        and isinstance(one, TensorVal)
+                        and isinstance(two, TensorVal)
+                        and one.storage != two.storage
+                        and item.storage in (one.storage, two.storage)
+                    ):
+                        _mark_one_side(
+                            merged, item.storage, then, one.storage, other, two.storage, test
+                        )
             continue
+        _mark_one_sided_item(merged, then, other, test, same, value, a, b)
+
+
+def _mark_one_sided_item(
+    merged: State, then: State, other: State, test: str, same: set, value, a, b
+) -> None:
+    """``_mark_one_sided_saves`` for one name's (or one list item's) tensor."""
+    if True:
+        if not (
+            isinstance(value, TensorVal) and isinstance(a, TensorVal) and isinstance(b, TensorVal)
+        ):
+            return
         if a.storage == b.storage:
             # `if self.with_activation: x = self.activate(x)` with an in-place ReLU: the same
             # tensor either way, saved (as the ReLU's output) on one side only
@@ -12396,9 +12442,9 @@ def _mark_one_sided_saves(merged: State, then: State, other: State, test: str) -
                     test,
                     weak=a.lineage == b.lineage,
                 )
-            continue
+            return
         if value.storage in (a.storage, b.storage):
-            continue
+            return
         _mark_one_side(merged, value.storage, then, a.storage, other, b.storage, test)
 
 

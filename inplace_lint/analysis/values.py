@@ -501,19 +501,38 @@ def merge_states(states: list[State]) -> State:
         if isinstance(merged, TensorVal):
             storages = {v.storage for v in vals if isinstance(v, TensorVal)}
             if len(storages) > 1:
-                # Different objects on different paths: a fresh group that carries, from each
-                # path, the saves on the object the name holds on that path. A save made on a
-                # path where the name then holds another object is not this name's:
-                # `if c: o = post(x[:2]); x = torch.cat(...)` leaves `x` unsaved on both paths,
-                # and `if c: a = torch.clamp(a)` saves the old `a`, which the name holds only on
-                # the path where the clamp did not run.
-                merged = replace(merged, storage=new_id())
-                for state, value in zip(live, vals):
-                    if isinstance(value, TensorVal):
-                        for save in state.saves.get(value.storage, ()):
-                            out.add_save(merged.storage, save)
+                merged = _grouped(merged, vals, live, out)
+        elif type(merged) is SeqVal and all(
+            type(v) is SeqVal and len(v.items) == len(merged.items) for v in vals
+        ):
+            # a list of one length on every path, its items different objects on different
+            # paths (`if self.relu_laterals: laterals = [F.relu(l) for l in laterals]`): each
+            # item as a name would be (lookalike47's FPN neck)
+            items = tuple(
+                _grouped(item, [v.items[i] for v in vals], live, out)
+                if isinstance(item, TensorVal)
+                and len({v.items[i].storage for v in vals if isinstance(v.items[i], TensorVal)}) > 1
+                else item
+                for i, item in enumerate(merged.items)
+            )
+            if any(a is not b for a, b in zip(items, merged.items)):
+                merged = SeqVal(items, merged.lineage)
         out.env[key] = merged
     return out
+
+
+def _grouped(merged: TensorVal, vals: list, live: list[State], out: State) -> TensorVal:
+    """Different objects on different paths: a fresh group that carries, from each path, the
+    saves on the object the name holds on that path. A save made on a path where the name then
+    holds another object is not this name's: `if c: o = post(x[:2]); x = torch.cat(...)` leaves
+    `x` unsaved on both paths, and `if c: a = torch.clamp(a)` saves the old `a`, which the name
+    holds only on the path where the clamp did not run."""
+    merged = replace(merged, storage=new_id())
+    for state, value in zip(live, vals):
+        if isinstance(value, TensorVal):
+            for save in state.saves.get(value.storage, ()):
+                out.add_save(merged.storage, save)
+    return merged
 
 
 def either_module(values: list) -> ModuleVal | None:
