@@ -7056,10 +7056,22 @@ class FunctionInterpreter:
         writing `m.weight.normal_(...)` outside `no_grad`: Paddle#46171). Returns the module
         (what `apply` returns), or None when the callback is not a function of this file."""
         target = call.args[0].value
-        if type(target) is not cst.Name or target.value not in self.index.functions:
+        key = None
+        if type(target) is cst.Name and target.value in self.index.functions:
+            key = target.value
+        elif (
+            type(target) is cst.Attribute
+            and type(target.value) is cst.Name
+            and target.value.value == "self"
+            and self.cls is not None
+            and f"{self.cls.name}.{target.attr.value}" in self.index.functions
+        ):
+            # `self.apply(self._init_weights)` (timm's, HF's shape): the class's own method
+            # (lookalike47: `m.weight.fill_(1.0)` under `isinstance(m, nn.LayerNorm)`)
+            key = f"{self.cls.name}.{target.attr.value}"
+        if key is None:
             return None
         self._args(call, state)
-        key = target.value
         self._note_call(key, state)
         if self.call_local_functions:
             self.flow.specialized(key, _entry_signature([generic_submodule(module)]), ())
@@ -11866,10 +11878,12 @@ def _inference_mode_literal(call: cst.Call) -> object:
 def _retain_requested(call: cst.Call, env: dict | None = None) -> bool:
     """A backward call (`loss.backward(...)`, `self.manual_backward(...)`) that keeps the graph:
     `retain_graph=True` or `create_graph=True`, or a name holding True there (a helper's
-    `loss.backward(retain_graph=retain_graph)` run for a caller passing `retain_graph=True`)."""
-    return (
-        _literal_kw(call, "retain_graph", env) is True
-        or _literal_kw(call, "create_graph", env) is True
+    `loss.backward(retain_graph=retain_graph)` run for a caller passing `retain_graph=True`).
+    A value not known (`retain_graph=k < accum_steps - 1`, lookalike47) may keep it: a program
+    that runs keeps it wherever a later backward goes through it (a freed graph raises there)."""
+    return any(
+        _literal_kw(call, name, env) in (True, _NOT_LITERAL)
+        for name in ("retain_graph", "create_graph")
     )
 
 
