@@ -1353,3 +1353,44 @@ def test_item_of_an_empty_list_updated_at_an_unknown_index_does_not_crash() -> N
             return sum_var
     """
     assert codes(source) == []
+
+
+REQUIRED_MASK = """
+    import torch
+    import torch.nn as nn
+
+    class Predictor(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.out = nn.Linear(4, 1)
+
+        def forward(self, hidden, mask=None, target_length=None):
+            with torch.autocast("cpu", enabled=False):
+                alphas = torch.nn.functional.relu(torch.sigmoid(self.out(hidden)) - 0.1)
+                if mask is not None:
+                    mask = mask.transpose(-1, -2).float()
+                    alphas = alphas * mask
+                alphas = alphas.squeeze(-1)
+                {use}
+                token_num = alphas.sum(-1)
+                if target_length is not None:
+                    alphas *= (target_length / token_num)[:, None]
+            return alphas, token_num
+"""
+
+
+def test_a_parameter_the_body_dereferences_unconditionally_is_not_none() -> None:
+    # funasr's CIF predictor (prec44): `mask.squeeze(-1)` after `if mask is not None:` raises on
+    # the path where the mask is None, so the relu output is never what `alphas *=` writes
+    assert codes(REQUIRED_MASK.replace("{use}", "mask = mask.squeeze(-1)")) == []
+    # passed on to a callee first (it does not rebind it): still required
+    passed = "self.log(mask)\n                mask = mask.squeeze(-1)"
+    assert codes(REQUIRED_MASK.replace("{use}", passed)) == []
+
+
+def test_a_parameter_dereferenced_only_conditionally_or_after_a_rebinding_may_be_none() -> None:
+    assert codes(REQUIRED_MASK.replace("{use}", "pass")) == [(20, "IPL203")]
+    guarded = "mask = mask.squeeze(-1) if mask is not None else None"
+    assert codes(REQUIRED_MASK.replace("{use}", guarded)) == [(20, "IPL203")]
+    rebound = "mask = torch.ones(2)\n                mask = mask.squeeze(-1)"
+    assert codes(REQUIRED_MASK.replace("{use}", rebound)) == [(21, "IPL203")]

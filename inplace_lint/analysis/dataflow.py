@@ -358,6 +358,7 @@ class ModuleDataflow:
         self._loop_facts: dict[int, tuple] = {}  # ``loop_fact``
         self._returns: dict[str, tuple[int | None, bool]] = {}  # ``_return_facts``
         self._tested_defaults: dict[str, dict[str, object]] = {}
+        self._required: dict[str, frozenset[str]] = {}
         self._dropout_rates: dict[str, dict[int, object]] = {}
         # (module key root, attribute) given a parametrization (`register_parametrization(lin,
         # "weight", ...)`): reading it computes a fresh tensor, not the parameter
@@ -833,6 +834,29 @@ class ModuleDataflow:
                 if index in rates:
                     names.add(arg.value.value)
         return names
+
+    def required_parameters(self, key: str) -> frozenset[str]:
+        """The parameters defaulting to None that the function cannot run through without:
+        a statement of its body's top level reads an attribute or an item of one, with no
+        way out before it (funasr's CIF predictor: `if mask is not None: ...`, then `mask =
+        mask.squeeze(-1)` for every call). A path where it is None raises there, so `if mask
+        is not None:` holds wherever the function completes (prec44: seven false IPL203 from
+        the path that skipped it)."""
+        found = self._required.get(key)
+        if found is None:
+            info = self.index.functions.get(key)
+            found = frozenset()
+            if info is not None:
+                params = info.node.params
+                optional = {
+                    p.name.value
+                    for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                    if type(p.default) is cst.Name and p.default.value == "None"
+                }
+                if optional:
+                    found = _required_names(info.node.body, optional)
+            self._required[key] = found
+        return found
 
     def literal_defaults(self, key: str) -> dict[str, object]:
         """Parameters whose default is True, False, None or a string (`NL='relu'`: NWPU-MOC's
@@ -1642,7 +1666,8 @@ class FunctionInterpreter:
                 # None:` is an option of the call, not known to hold (the SAM family, prec33)
                 maybe_none=(index - 1 >= len(self.entry) or self.entry[index - 1] is None)
                 and type(param.default) is cst.Name
-                and param.default.value == "None",
+                and param.default.value == "None"
+                and name not in self.flow.required_parameters(self.info.key),
             )
 
     def _partial_layer_default(self, default, state: State) -> FrameworkRef | None:
@@ -10915,6 +10940,131 @@ def _is_shape_read(expr) -> bool:
             "ndimension",
         )
     return type(expr) is cst.Attribute and expr.attr.value in ("shape", "ndim")
+
+
+_CONDITIONAL_EXPRESSIONS = (
+    cst.BooleanOperation,
+    cst.IfExp,
+    cst.Lambda,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+    cst.FunctionDef,
+    cst.ClassDef,
+)
+
+
+def _required_names(body, candidates: set[str]) -> frozenset[str]:
+    """``ModuleDataflow.required_parameters``: the ``candidates`` some top-level simple
+    statement of ``body`` (or of a `with` block there) dereferences (`mask.squeeze(-1)`,
+    `mask[0]`) before any `return`, `raise`, `yield` or rebinding of the name, except under
+    `if <name> is not None:` (where it is not None anyway)."""
+    open_names = set(candidates)
+    required: set[str] = set()
+    _scan_required(getattr(body, "body", ()), open_names, required)
+    return frozenset(required)
+
+
+def _scan_required(statements, open_names: set[str], required: set[str]) -> bool:
+    """``_required_names`` over a run of statements; False once one may leave the function."""
+    for stmt in statements:
+        if not open_names:
+            return False
+        if type(stmt) is cst.With:
+            # (`with autocast(False):` around the whole body: its statements run in order)
+            exits, mentioned = _exits_and_mentions(stmt.items, None)
+            open_names -= mentioned
+            if exits or not _scan_required(getattr(stmt.body, "body", ()), open_names, required):
+                return False
+            continue
+        if type(stmt) is cst.SimpleStatementLine:
+            used = _dereferenced(stmt, open_names)
+            required |= used
+            open_names -= used
+        guarded = None
+        if type(stmt) is cst.If and stmt.orelse is None:
+            compared = _none_comparison(stmt.test)
+            if compared is not None and compared[1]:
+                guarded = compared[0]
+        exits, mentioned = _exits_and_mentions(stmt, guarded)
+        if exits:
+            return False
+        open_names -= mentioned
+    return True
+
+
+def _dereferenced(stmt, names: set[str]) -> set[str]:
+    """The ``names`` an attribute read or an indexing in ``stmt`` surely dereferences."""
+    found: set[str] = set()
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in _CONDITIONAL_EXPRESSIONS:
+            continue
+        if (
+            (kind is cst.Attribute or kind is cst.Subscript)
+            and type(node.value) is cst.Name
+            and node.value.value in names
+        ):
+            found.add(node.value.value)
+        stack.extend(_subnodes(node))
+    return found
+
+
+# nodes whose `target` field names what they bind
+_BINDING_NODES = (
+    cst.AssignTarget,
+    cst.AugAssign,
+    cst.AnnAssign,
+    cst.For,
+    cst.CompFor,
+    cst.NamedExpr,
+    cst.Del,
+)
+
+
+def _exits_and_mentions(stmt, guarded: str | None) -> tuple[bool, set[str]]:
+    """Whether ``stmt`` may leave the function (`return`, `raise`, `yield`), and the names it
+    may rebind (assigned, a loop or `with` target, deleted, imported, declared `global`);
+    under its own `if <guarded> is not None:` test, ``guarded`` is not None anyway."""
+    bound: set[str] = set()
+    stack = list(stmt) if type(stmt) in (list, tuple) else [stmt]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Return or kind is cst.Raise or kind is cst.Yield:
+            return True, bound
+        if kind is cst.FunctionDef or kind is cst.ClassDef:
+            bound.add(node.name.value)
+            continue
+        if kind is cst.Lambda:
+            continue
+        targets: list = []
+        if kind in _BINDING_NODES:
+            targets.append(node.target)
+        elif kind is cst.WithItem or kind is cst.ExceptHandler:
+            if node.asname is not None:
+                targets.append(node.asname.name)
+        elif kind is cst.Import or kind is cst.ImportFrom:
+            if type(node.names) in (list, tuple):
+                targets.extend(a.asname.name if a.asname else a.name for a in node.names)
+        elif kind is cst.Global or kind is cst.Nonlocal:
+            bound.update(n.name.value for n in node.names)
+        while targets:
+            target = targets.pop()
+            if type(target) is cst.Name:
+                bound.add(target.value)
+            elif type(target) in (cst.Tuple, cst.List):
+                targets.extend(e.value for e in target.elements)
+            elif type(target) is cst.StarredElement:
+                targets.append(target.value)
+            elif type(target) is cst.Attribute and type(target.value) is cst.Name:
+                bound.add(target.value.value)  # (`import a.b`: binds `a`)
+        stack.extend(_subnodes(node))
+    bound.discard(guarded)
+    return False, bound
 
 
 def _none_comparison(test) -> tuple[str, bool] | None:
