@@ -438,6 +438,16 @@ INPLACE_PROBES: dict[str, Probe] = dict(
 NOT_DATA_WRITES = ("detach_", "requires_grad_")
 
 CONTAINERS = ("Sequential", "LayerList", "LayerDict", "ParameterList")
+# Recurrent layers and cells: constructor arguments, the input and the initial state (an LSTM's
+# is the pair (h, c)); batch-major sequences of 3 steps, as Paddle's default `time_major=False`
+RECURRENT: dict[str, tuple[tuple[Any, ...], TensorSpec, TensorSpec]] = {
+    "SimpleRNN": ((3, 4), (2, 3, 3), (1, 2, 4)),
+    "GRU": ((3, 4), (2, 3, 3), (1, 2, 4)),
+    "LSTM": ((3, 4), (2, 3, 3), TupleOf(((1, 2, 4), (1, 2, 4)))),
+    "SimpleRNNCell": ((3, 4), (2, 3), (2, 4)),
+    "GRUCell": ((3, 4), (2, 3), (2, 4)),
+    "LSTMCell": ((3, 4), (2, 3), TupleOf(((2, 4), (2, 4)))),
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -501,7 +511,11 @@ def run_backward(outputs: list[Any]) -> str | None:
 
 
 def differentiable_outputs(result: Any) -> list[Any]:
-    return [t for t in tensors_in(result) if t.is_floating_point() and not t.stop_gradient]
+    found: dict[int, Any] = {}  # (a cell returns its new state twice: `(h, h)`)
+    for t in tensors_in(result):
+        if t.is_floating_point() and not t.stop_gradient:
+            found.setdefault(id(t), t)
+    return list(found.values())
 
 
 Caller = Callable[[dict[str, Any]], Any]
@@ -1221,6 +1235,8 @@ def layer_table() -> dict[str, Any]:
             "init": init[0][1:] if init else [],
             "variants": [layer_variant(name, cls, args, spec, kw, params) for kw in variants],
         }
+    for name, (args, inputs, states) in RECURRENT.items():
+        table[f"paddle.nn.{name}"] = recurrent_layer(name, args, inputs, states)
     for name in CONTAINERS:
         table[f"paddle.nn.{name}"] = {
             "variants": [
@@ -1232,6 +1248,77 @@ def layer_table() -> dict[str, Any]:
             ]
         }
     return table
+
+
+def recurrent_layer(name: str, args: tuple[Any, ...], inputs: TensorSpec, states: TensorSpec):
+    """A recurrent layer or cell called with its input and its initial state: which of them it
+    saves, and which items of the tuple it returns it saves (``result``: the tuple's nesting,
+    named; an item sharing the first one's memory, a cell's new state, is named "output" too)."""
+    cls = getattr(nn, name)
+    forward = signature_params(cls.forward)
+    params = forward[0][1:3] if forward else ["inputs", "states"]
+
+    def build() -> Any:
+        paddle.seed(0)
+        return cls(*args)
+
+    probe = Probe(f"paddle.nn.{name}", {params[0]: inputs, params[1]: states})
+
+    def call(values: dict[str, Any]) -> Any:
+        return build()(values[params[0]], values[params[1]])
+
+    facts = measure_saves(probe, call, list(params))
+    result, saves_output = recurrent_result(call, probe)
+    facts["saves_output"] = saves_output
+    saved = []
+    for tname in sorted(dict(build().named_parameters())):  # (the RNNs' buffers are unplaced)
+        values = {p: make_value(s, True) for p, s in probe.tensors.items()}
+        layer = build()
+        out = layer(values[params[0]], values[params[1]])
+        with paddle.no_grad():
+            write_in_place(dict(layer.named_parameters())[tname])
+        if run_backward(differentiable_outputs(out)) == "version":
+            saved.append(tname)
+    variant: dict[str, Any] = {
+        "keywords": {},
+        "call": op_entry(name, list(params), None, measured=True, result=result, **facts),
+        "has_parameters": True,
+    }
+    if saved:
+        variant["saved_attributes"] = saved
+    init = signature_params(cls.__init__)
+    return {"init": init[0][1:] if init else [], "variants": [variant]}
+
+
+def recurrent_result(call: Caller, probe: Probe) -> tuple[list[Any], bool]:
+    """The nesting of the tuple ``call`` returns, its items named ("output" for the first and
+    any item sharing its memory, "state_<i>" for the others), and whether the first is saved.
+    An item other than those that is saved is not expressible (AssertionError)."""
+    paddle.seed(0)
+    values = {p: make_value(s, True) for p, s in probe.tensors.items()}
+    returned = call(values)
+    flat = tensors_in(returned)
+    first = flat[0].data_ptr()
+    counter = iter(range(len(flat)))
+
+    def named(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return [named(v) for v in value]
+        index = next(counter)
+        return "output" if flat[index].data_ptr() == first else f"state_{index}"
+
+    result = named(returned)
+    saved = []
+    for index in range(len(flat)):
+        paddle.seed(0)
+        values = {p: make_value(s, True) for p, s in probe.tensors.items()}
+        items = tensors_in(call(values))
+        write_in_place(items[index])
+        saved.append(run_backward(differentiable_outputs(items)) == "version")
+    for index, is_saved in enumerate(saved):
+        if is_saved != (saved[0] and flat[index].data_ptr() == first):
+            raise AssertionError(f"{probe.qualname}: result item {index} saved: {saved}")
+    return result, saved[0]
 
 
 def layer_variant(

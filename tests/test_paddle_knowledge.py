@@ -356,3 +356,34 @@ def test_table_regenerates_byte_for_byte() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+
+
+def test_recurrent_layers_save_their_output_sequence_and_initial_state() -> None:
+    # measured: RnnGradNode keeps the output sequence and the initial states, not the input
+    # (batch-major) nor the final states
+    for name, result in (
+        ("paddle.nn.GRU", ("output", "state_1")),
+        ("paddle.nn.SimpleRNN", ("output", "state_1")),
+        ("paddle.nn.LSTM", ("output", ("state_1", "state_2"))),
+    ):
+        facts = pf.paddle_layer(name, {})
+        assert facts is not None and facts.has_parameters
+        assert facts.call.params == ("inputs", "initial_states")
+        assert facts.call.saves == {"initial_states": ALWAYS}
+        assert facts.call.saves_output
+        assert facts.call.result == result
+
+
+def test_recurrent_cells_save_their_inputs_and_return_one_state_twice() -> None:
+    # `y, h = cell(x, h)`: one tensor in both slots; SimpleRNNCell's is its tanh output (saved),
+    # GRUCell's and LSTMCell's are saved by nothing
+    for name, saves_output, result in (
+        ("paddle.nn.SimpleRNNCell", True, ("output", "output")),
+        ("paddle.nn.GRUCell", False, ("output", "output")),
+        ("paddle.nn.LSTMCell", False, ("output", ("output", "state_2"))),
+    ):
+        facts = pf.paddle_layer(name, {})
+        assert facts is not None
+        assert facts.call.saves == {"inputs": ALWAYS, "states": ALWAYS}
+        assert facts.call.saves_output is saves_output
+        assert facts.call.result == result

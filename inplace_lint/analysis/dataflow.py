@@ -11302,18 +11302,31 @@ def _last_op_id(value: Value) -> int | None:
     return None
 
 
-def _tuple_result(shape: tuple, first: TensorVal, *, first_slot: bool = True) -> SeqVal:
-    """The tuple an op returns (`out, (h, c) = lstm(x)`): ``first`` in the first slot, fresh
-    tensors of the same grad and lineage elsewhere."""
+def _tuple_result(
+    shape: tuple, first: TensorVal, *, first_slot: bool = True, name: str | None = None
+) -> SeqVal:
+    """The tuple an op returns (`out, (h, c) = lstm(x)`): ``first`` in the first slot, and in
+    any slot named as the first (a Paddle cell's new state is its output: `y, h = cell(x, h)`
+    returns one tensor twice), fresh tensors of the same grad and lineage elsewhere."""
     items: list[Value] = []
     for slot in shape:
         if isinstance(slot, tuple):
-            items.append(_tuple_result(slot, first, first_slot=first_slot and not items))
+            inner = _tuple_result(slot, first, first_slot=first_slot and not items, name=name)
+            items.append(inner)
+            name = name if name is not None else _first_name(slot)
         elif first_slot and not items:
+            items.append(first)
+            name = slot
+        elif slot == name:
             items.append(first)
         else:
             items.append(replace(first, storage=new_id()))
     return SeqVal(tuple(items), lineage=first.lineage)
+
+
+def _first_name(shape: tuple) -> str | None:
+    head = shape[0] if shape else None
+    return _first_name(head) if isinstance(head, tuple) else head
 
 
 def output_at(value: TensorVal, index: int) -> TensorVal:

@@ -124,7 +124,13 @@ def _facts(entry: Mapping[str, Any], name: str | None = None) -> OpFacts:
     params = tuple(entry["params"])
     saves = {param: tuple(cond) for param, cond in entry.get("saves", {}).items()}
     extra = {k: entry[k] for k in _OPFACTS_KEYS if k in entry}
+    if "result" in entry:  # a recurrent layer's tuple (`out, (h, c) = lstm(x)`), its items named
+        extra["result"] = _nested(entry["result"])
     return OpFacts(name=name or entry["name"], params=params, saves=saves, **extra)
+
+
+def _nested(names: list[Any]) -> tuple:
+    return tuple(_nested(n) if isinstance(n, list) else n for n in names)
 
 
 # ---------------------------------------------------------------------------------------------
