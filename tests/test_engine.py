@@ -1394,3 +1394,25 @@ def test_a_parameter_dereferenced_only_conditionally_or_after_a_rebinding_may_be
     assert codes(REQUIRED_MASK.replace("{use}", guarded)) == [(20, "IPL203")]
     rebound = "mask = torch.ones(2)\n                mask = mask.squeeze(-1)"
     assert codes(REQUIRED_MASK.replace("{use}", rebound)) == [(21, "IPL203")]
+
+
+def test_a_required_parameter_scan_reads_every_binding_statement() -> None:
+    # `except ... as err`, `with ... as f`, imports and `global` bind names: the scan for
+    # parameters the body dereferences read them (an AttributeError on `except ... as` took
+    # whole files down to IPL903 on timm, torchvision and transformers before release)
+    source = """
+        import torch
+
+        def load(path, mask=None):
+            global CACHE
+            import os.path as osp
+            try:
+                data = torch.load(path)
+            except OSError as err:
+                data = None
+            with open(path) as handle:
+                handle.read()
+            mask = mask.bool()
+            return data, mask
+    """
+    assert codes(source) == []

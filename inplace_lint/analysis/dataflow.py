@@ -11044,9 +11044,12 @@ def _exits_and_mentions(stmt, guarded: str | None) -> tuple[bool, set[str]]:
         targets: list = []
         if kind in _BINDING_NODES:
             targets.append(node.target)
-        elif kind is cst.WithItem or kind is cst.ExceptHandler:
+        elif kind is cst.WithItem:
             if node.asname is not None:
                 targets.append(node.asname.name)
+        elif kind is cst.ExceptHandler:
+            if node.name is not None:
+                targets.append(node.name.name)
         elif kind is cst.Import or kind is cst.ImportFrom:
             if type(node.names) in (list, tuple):
                 targets.extend(a.asname.name if a.asname else a.name for a in node.names)
