@@ -1416,3 +1416,25 @@ def test_a_required_parameter_scan_reads_every_binding_statement() -> None:
             return data, mask
     """
     assert codes(source) == []
+
+
+def test_a_step_on_the_last_pass_of_a_retained_loop_follows_every_backward() -> None:
+    # lookalike48: `if i == n - 1: opt.step()` after each chunk's backward through one retained
+    # graph runs once, after the last backward: no later backward meets the updated weights
+    source = """
+        import torch
+        import torch.nn as nn
+
+        def main():
+            net = nn.Linear(4, 1)
+            opt = torch.optim.SGD(net.parameters(), lr=0.1)
+            h = net(torch.randn(3, 4, requires_grad=True))
+            n = 3
+            for i in range(n):
+                (h * (i + 1)).sum().backward(retain_graph=(i < n - 1))
+                if i == n - 1:
+                    opt.step()
+    """
+    assert codes(source) == []
+    # a step on every pass but the last is before a later backward
+    assert codes(source.replace("if i == n - 1:", "if i < n - 1:")) == [(13, "IPL006")]

@@ -2304,7 +2304,13 @@ class FunctionInterpreter:
                 elif loop_pass:
                     item = _next_element(item)
                 if start is not None:
-                    item = self._with_counter(stmt, item, start, first=not loop_pass)
+                    item = self._with_counter(
+                        stmt,
+                        item,
+                        start,
+                        first=not loop_pass,
+                        before_last=bool(self.flow.loop_fact(stmt, 0)),
+                    )
                 self.bind(stmt.target, item, body_state, stmt)
             else:
                 self.eval(stmt.test, body_state)
@@ -2498,7 +2504,13 @@ class FunctionInterpreter:
         return start
 
     def _with_counter(
-        self, stmt: cst.For, item: Value, start: int, first: bool, last: bool = False
+        self,
+        stmt: cst.For,
+        item: Value,
+        start: int,
+        first: bool,
+        last: bool = False,
+        before_last: bool = False,
     ) -> Value:
         """The loop's item with its counter a ``LoopCounter`` (first pass, or a later one)."""
         if isinstance(item, TensorVal):
@@ -2506,7 +2518,7 @@ class FunctionInterpreter:
             # what it made of the range, as before (a list-returning module's items indexed by
             # a true int were a false IPL012 on ppdiffusers' adapter)
             return item
-        counter = LoopCounter(start=start, first=first, last=last)
+        counter = LoopCounter(start=start, first=first, last=last, before_last=before_last)
         if type(stmt.target) is cst.Name:  # `for t in range(...)`
             return counter
         if isinstance(item, SeqVal) and item.items:  # `for i, x in enumerate(...)`
@@ -12772,13 +12784,19 @@ def _equality_test(expr, values: list) -> ConstVal | None:
     if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1 or len(values) != 2:
         return None
     left, right = values
-    if isinstance(left, LoopCounter) and left.last and _minus_one(expr.comparisons[0].comparator):
-        # `i < n - 1` on the loop's last pass (``_tests_last_pass``)
+    if (
+        isinstance(left, LoopCounter)
+        and (left.last or left.before_last)
+        and _minus_one(expr.comparisons[0].comparator)
+    ):
+        # `i < n - 1` on the loop's last pass (``_tests_last_pass``): false; on the passes
+        # before it, true (`if i == n - 1: opt.step()` after the last of several backwards
+        # through one retained graph runs once, after them all: lookalike48)
         operator = type(expr.comparisons[0].operator)
         if operator in (cst.LessThan, cst.NotEqual):
-            return ConstVal(False)
+            return ConstVal(not left.last)
         if operator in (cst.Equal, cst.GreaterThanEqual):
-            return ConstVal(True)
+            return ConstVal(left.last)
         return None
     if isinstance(left, LoopCounter) and isinstance(right, ConstVal):
         return _counter_test(left, type(expr.comparisons[0].operator), right.value)

@@ -358,6 +358,9 @@ class LoopCounter(Unknown):
     first: bool = True
     # the loop's last pass (``FunctionInterpreter.exec_loop``): `i < n - 1` is false there
     last: bool = False
+    # the loop has such a last pass of its own: on the other passes `i < n - 1` holds (they
+    # stand for the iterations before the last, after which nothing of the loop runs)
+    before_last: bool = False
 
 
 @dataclass(frozen=True)
