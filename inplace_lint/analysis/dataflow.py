@@ -204,6 +204,9 @@ class FunctionSummary:
     # (`return self.pi(h), h`: the logits were computed from `h`). A backward of the item runs
     # through theirs too, and frees it (lookalike32's recurrent policy)
     item_contains: tuple[frozenset[int], ...] | None = None
+    # the returned tuple holds tuples (`return (loss_G, loss_D), fake`: pix2pixHD's models): the
+    # items above are its leaves, and this is its nesting, as leaf indices (`((0, 1), 2)`)
+    item_shape: tuple | None = None
     # a training-step helper (`def update_params(optim, net, loss): optim.zero_grad();
     # loss.backward(); optim.step()`): its backwards of arguments and steps of argument
     # optimizers, in order, as ("backward", index, retain) / ("step", index, the step's call);
@@ -1387,6 +1390,7 @@ class FunctionInterpreter:
         self.dict_returns: list[tuple[tuple[str, ...], dict[str, str]] | None] = []  # the same
         # per return path, ``FunctionSummary.item_self_submodules`` of its tuple (or None)
         self.item_submodule_returns: list[tuple | None] = []
+        self.item_shape_returns: list[tuple | None] = []  # (``FunctionSummary.item_shape``)
         self.item_contains_returns: list[tuple[frozenset[int], ...]] = []  # the same, per path
         self.call_local_functions = True  # False while the module's globals are collected
         # ...but for these calls: `model = create_model()` at the module's top level
@@ -2846,9 +2850,11 @@ class FunctionInterpreter:
         the `self.<name>` submodules and which of them its graph reaches; kept while every return
         path returns a tuple of the same length (saves common to all paths, graphs of any)."""
         found = None
+        leaves, shape = _tuple_leaves(value) if isinstance(value, SeqVal) else ((), None)
+        self.item_shape_returns.append(shape)
         if (
             isinstance(value, SeqVal)
-            and len(value.items) > 1
+            and len(leaves) > 1
             and isinstance(state.env.get("self"), ModuleVal)
         ):
             submodules = {
@@ -2858,7 +2864,7 @@ class FunctionInterpreter:
             }
             submodules[state.env["self"].params_storage_key] = ""  # its own (`self(x)`)
             items = []
-            for item in value.items:
+            for item in leaves:
                 lineage = lineage_of(item)
                 graph = set()
                 for op_id, storage in self.module_ops.items():
@@ -2873,15 +2879,20 @@ class FunctionInterpreter:
                             saved.setdefault(name, save.what)
                 items.append((saved, frozenset(graph)))
             found = tuple(items)
-            self.item_contains_returns.append(_contained_items(value.items))
+            self.item_contains_returns.append(_contained_items(leaves))
         self.item_submodule_returns.append(found)
         first = self.item_submodule_returns[0]
         summary = self.result.summary
-        if first is None or any(
-            other is None or len(other) != len(first) for other in self.item_submodule_returns
+        if (
+            first is None
+            or any(
+                other is None or len(other) != len(first) for other in self.item_submodule_returns
+            )
+            or any(other != self.item_shape_returns[0] for other in self.item_shape_returns)
         ):
-            summary.item_self_submodules = summary.item_contains = None
+            summary.item_self_submodules = summary.item_contains = summary.item_shape = None
             return
+        summary.item_shape = self.item_shape_returns[0]
         summary.item_contains = tuple(
             frozenset.intersection(*column) for column in zip(*self.item_contains_returns)
         )
@@ -6860,7 +6871,12 @@ class FunctionInterpreter:
         on_self = _called_on_self(call)
         if not on_self and not (module is not None and module.has_parameters):
             return None
-        parts = _result_parts(result, len(items))
+        shape = summary.item_shape
+        parts = (
+            _result_parts(result, len(items))
+            if shape is None
+            else self._leaf_parts(result, shape, len(items), state)
+        )
         if parts is None:
             return None
         out = []
@@ -6900,7 +6916,33 @@ class FunctionInterpreter:
             if reached:
                 self.module_ops[item_op] = frozenset(reached)
             out.append(part)
+        if shape is not None:
+            return _nest_items(out, shape)
         return SeqVal(tuple(out), frozenset().union(*(lineage_of(p) for p in out)))
+
+    def _leaf_parts(self, result: Value, shape: tuple, count: int, state: State) -> list | None:
+        """A call's result as one value per leaf of a nested returned tuple
+        (``FunctionSummary.item_shape``): an opaque result split, a tuple's items, and an item
+        standing for an inner tuple split in its turn (what was saved of it is saved of each
+        part). None when the result has another form."""
+        if isinstance(result, TensorVal):
+            return _result_parts(result, count)
+        if not (isinstance(result, SeqVal) and len(result.items) == len(shape)):
+            return None
+        parts: list = []
+        for item, slot in zip(result.items, shape):
+            if not isinstance(slot, tuple):
+                parts.append(item)
+                continue
+            inner = _result_parts(item, len(slot))
+            if inner is None:
+                return None
+            if isinstance(item, TensorVal):
+                for save in state.saves.get(item.storage, ()):
+                    for part in inner:
+                        state.add_save(part.storage, save)
+            parts.extend(inner)
+        return parts
 
     def _apply_own_parameters(
         self, summary: FunctionSummary, module: ModuleVal, result: Value, call, state, op_text
@@ -9549,6 +9591,37 @@ def _module_list_entry(value: object, exact: bool = False) -> _ModuleListArg | N
             return None
         items.append(module)
     return _ModuleListArg(tuple(items), exact)
+
+
+def _tuple_leaves(value: SeqVal) -> tuple[tuple, tuple | None]:
+    """A returned tuple's items, and where an item is itself a tuple of non-tuples (`return
+    (loss_G, loss_D), fake`), that tuple's items in its place: (the leaves, the nesting as leaf
+    indices, `((0, 1), 2)`; None when nothing is nested)."""
+    leaves: list = []
+    shape: list = []
+    nested = False
+    for item in value.items:
+        if type(item) is SeqVal and item.items and not any(type(i) is SeqVal for i in item.items):
+            shape.append(tuple(range(len(leaves), len(leaves) + len(item.items))))
+            leaves.extend(item.items)
+            nested = True
+        else:
+            shape.append(len(leaves))
+            leaves.append(item)
+    return tuple(leaves), (tuple(shape) if nested else None)
+
+
+def _nest_items(parts: list, shape: tuple) -> SeqVal:
+    """``parts`` (one per leaf) nested as ``shape`` says (``_tuple_leaves``)."""
+    items = tuple(
+        SeqVal(
+            tuple(parts[i] for i in slot), frozenset().union(*(lineage_of(parts[i]) for i in slot))
+        )
+        if isinstance(slot, tuple)
+        else parts[slot]
+        for slot in shape
+    )
+    return SeqVal(items, frozenset().union(*(lineage_of(p) for p in parts)))
 
 
 def _contained_items(items) -> tuple[frozenset[int], ...]:
