@@ -1438,3 +1438,71 @@ def test_a_step_on_the_last_pass_of_a_retained_loop_follows_every_backward() -> 
     assert codes(source) == []
     # a step on every pass but the last is before a later backward
     assert codes(source.replace("if i == n - 1:", "if i < n - 1:")) == [(13, "IPL006")]
+
+
+INIT_FILTER = """
+    import torch
+    import torch.nn as nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.head = nn.Sequential(nn.LayerNorm(4), nn.Linear(4, 2))
+            self.apply(self._init_weights)
+
+        def _init_weights(self, m):
+            if isinstance(m, {cls}):
+                m.weight.mul_(0.5)
+
+        def forward(self, x):
+            return self.head(self.fc(x))
+"""
+
+
+def test_an_init_callback_branch_for_a_layer_the_model_lacks_never_runs() -> None:
+    # lookalike48: `self.apply(self._init_weights)` visits the model's own submodules; a branch
+    # for a layer class none of them is never runs
+    assert codes(INIT_FILTER.replace("{cls}", "nn.Conv2d")) == []
+    assert codes(INIT_FILTER.replace("{cls}", "(nn.Conv1d, nn.Conv2d)")) == []
+    assert codes(INIT_FILTER.replace("{cls}", "nn.LayerNorm")) == [(14, "IPL002")]
+    assert codes(INIT_FILTER.replace("{cls}", "(nn.Conv2d, nn.Linear)")) == [(14, "IPL002")]
+    # a submodule of a local class: its layers are not known here, the branch may run
+    local = INIT_FILTER.replace("nn.Linear(4, 4)", "Block()").replace(
+        "class Net", "class Block(nn.Module):\n        pass\n\n    class Net"
+    )
+    assert codes(local.replace("{cls}", "nn.Conv2d"))[-1][1] == "IPL002"
+
+
+def test_any_item_of_a_comprehension_list_is_made_as_its_first() -> None:
+    # lookalike48: `outs[1]` of `[torch.tanh(x * k) for k in range(3)]` is a tanh output too
+    source = """
+        import torch
+
+        def main():
+            x = torch.randn(3, 4, requires_grad=True)
+            outs = [torch.tanh(x * k) for k in range(3)]
+            outs[1] += 1
+            outs[1].sum().backward()
+    """
+    assert codes(source) == [(7, "IPL001")]
+
+
+def test_len_of_an_optional_argument_makes_it_required() -> None:
+    # lookalike48: `len(lengths)` raises on None, so the `lengths is None` path never completes
+    source = """
+        import torch
+
+        def score(x, lengths=None):
+            y = torch.sigmoid(x)
+            if lengths is None:
+                y += 1.0
+            n = len(lengths)
+            return y[:n].sum()
+
+        def main():
+            x = torch.randn(3, 4, requires_grad=True)
+            score(x, [1, 2]).backward()
+    """
+    assert codes(source) == []
+    assert codes(source.replace("n = len(lengths)", "n = 2")) == [(7, "IPL203")]

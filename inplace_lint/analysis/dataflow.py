@@ -3816,7 +3816,7 @@ class FunctionInterpreter:
         state.add_saves_of(inner)
         if isinstance(value, (ModuleVal, TensorVal, OptimizerVal)):
             # (`[Adam(c.parameters()) for c in self.critics]`: one optimizer stands for each)
-            return SeqVal((value,), lineage_of(value))
+            return SeqVal((value,), lineage_of(value), uniform=type(expr) is cst.ListComp)
         return Unknown(lineage_of(value))
 
     def _super_layer_forward(
@@ -4247,6 +4247,8 @@ class FunctionInterpreter:
                     index = held.start  # (the loop's first pass: `for layer in range(n)`)
             if index is not None and -len(base.items) <= index < len(base.items):
                 return base.items[index]
+            if index is not None and base.uniform:
+                return base.items[0]  # (any item of a comprehension's list: lookalike48)
             if base.items and all(
                 isinstance(i, TensorVal) and i.view == "multi" for i in base.items
             ):
@@ -4502,6 +4504,22 @@ class FunctionInterpreter:
                 and self.type_test(call.args[1].value, state) == "other"
             ):
                 return ConstVal(False)
+            if isinstance(checked, ModuleVal) and checked.subtree_kinds is not None:
+                # a submodule of a model made only of known layers, tested against layer
+                # classes none of them is (``_submodule_kinds``)
+                tested = call.args[1].value
+                classes = (
+                    [e.value for e in tested.elements] if type(tested) is cst.Tuple else [tested]
+                )
+                quals = [self.imports.resolve(c) for c in classes]
+                if all(
+                    q is not None
+                    and kb.is_module_class(q)
+                    and not q.rsplit(".", 1)[-1].startswith("_")
+                    and q not in checked.subtree_kinds
+                    for q in quals
+                ):
+                    return ConstVal(False)
             return UNKNOWN
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
             positional, _ = self._args(call, state)
@@ -7153,8 +7171,32 @@ class FunctionInterpreter:
         self._args(call, state)
         self._note_call(key, state)
         if self.call_local_functions:
-            self.flow.specialized(key, _entry_signature([generic_submodule(module)]), ())
+            kinds = self._submodule_kinds(state) if module.path == "self" else None
+            submodule = generic_submodule(module, kinds)
+            self.flow.specialized(key, _entry_signature([submodule]), ())
         return module
+
+    def _submodule_kinds(self, state: State) -> frozenset[str] | None:
+        """The classes of the submodules `self.apply(...)` visits in `__init__`, when each is a
+        known framework layer (or a container of such) bound to `self.<name>`: `isinstance(m,
+        nn.Conv2d)` then tells whether that branch of an init callback ever runs (lookalike48: a
+        false IPL002 on a branch for a layer the model has none of). None when a submodule is a
+        local class, a framework module without facts, or registered another way."""
+        if _ADDED_MODULES in state.env or self.cls is None or _registers_dynamically(self.cls.node):
+            return None
+        kinds: set[str] = set()
+        stack = [v for k, v in state.env.items() if k.startswith("self.") and k.count(".") == 1]
+        while stack:
+            value = stack.pop()
+            if not isinstance(value, ModuleVal):
+                continue
+            if value.children:
+                stack.extend(value.children)
+                continue
+            if value.local_class or value.facts is None or not value.qualname:
+                return None
+            kinds.add(value.qualname)
+        return frozenset(kinds)
 
     def _alias_of(self, base: TensorVal, kind: str, call, state: State, op_text: str) -> Value:
         """A callee's result that is its argument ``base`` itself, a view of it, or its detached
@@ -10376,6 +10418,22 @@ def _qualified_class_kind(qual: str) -> str:
     return "unknown"
 
 
+def _registers_dynamically(cls: cst.ClassDef) -> bool:
+    """The class body calls `setattr(...)`, `add_module(...)` or `register_module(...)`: its
+    submodules are not all bound as `self.<name> = ...`."""
+    stack: list = [cls.body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Call:
+            func = node.func
+            name = func.value if type(func) is cst.Name else getattr(func, "attr", None)
+            name = name.value if type(name) is cst.Name else name
+            if name in ("setattr", "add_module", "register_module", "add_sublayer"):
+                return True
+        stack.extend(_subnodes(node))
+    return False
+
+
 def _isinstance_call(call: cst.Call, env: dict) -> bool:
     """`isinstance(x, C)` of the builtin (not a name this function binds)."""
     return (
@@ -11094,6 +11152,15 @@ def _dereferenced(stmt, names: set[str]) -> set[str]:
             and node.value.value in names
         ):
             found.add(node.value.value)
+        elif (
+            kind is cst.Call
+            and type(node.func) is cst.Name
+            and node.func.value in ("len", "iter")
+            and len(node.args) == 1
+            and type(node.args[0].value) is cst.Name
+            and node.args[0].value.value in names
+        ):
+            found.add(node.args[0].value.value)  # `len(None)` raises TypeError (lookalike48)
         stack.extend(_subnodes(node))
     return found
 
@@ -12352,6 +12419,8 @@ def _list_item(base: Value, target: cst.Subscript, state: State) -> TensorVal | 
     position = _literal(index.value)
     if type(position) is int and -len(base.items) <= position < len(base.items):
         item = base.items[position]
+    elif type(position) is int and base.uniform and base.items:
+        item = base.items[0]  # `outs[1] += 1` on a comprehension's list (lookalike48)
     elif position is _NOT_LITERAL and len(base.items) == 1:
         item = base.items[0]
     elif position is _NOT_LITERAL and _one_producer(base.items):

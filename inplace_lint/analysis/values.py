@@ -188,6 +188,10 @@ class ModuleVal:
     # reached through, and that instance's constructor call (``TensorVal.owner_attr``)
     owner_attr: str | None = None
     owner_by: cst.CSTNode | None = field(default=None, hash=False, compare=False)
+    # a ``generic_submodule`` of an owner whose submodules are all known framework layers: their
+    # classes (`isinstance(m, nn.Conv2d)` is false in `self.apply(self._init_weights)` of a model
+    # without one); None when not known
+    subtree_kinds: frozenset[str] | None = field(default=None, hash=False, compare=False)
     # modules of different kinds bound on the two sides of an option's test (`if
     # self.num_convs > 1: self.rpn_conv = nn.Sequential(...) else: self.rpn_conv = nn.Conv2d(...)`):
     # (the test, or its negation, under which each one is the module), exactly two. A call runs
@@ -244,9 +248,10 @@ class SubmodulesVal:
 GENERIC_SUBMODULE = "<submodule>"  # the qualname of such a submodule
 
 
-def generic_submodule(owner: ModuleVal) -> ModuleVal:
+def generic_submodule(owner: ModuleVal, kinds: frozenset[str] | None = None) -> ModuleVal:
     """A submodule of ``owner`` whose class is not known: its `weight` and `bias` are parameters
-    of the owner (the same storage: the owner's `parameters()` hold them)."""
+    of the owner (the same storage: the owner's `parameters()` hold them). ``kinds``: the classes
+    it may have, when every submodule of the owner is known (``ModuleVal.subtree_kinds``)."""
     return ModuleVal(
         path="m",
         qualname=GENERIC_SUBMODULE,
@@ -254,6 +259,7 @@ def generic_submodule(owner: ModuleVal) -> ModuleVal:
         uid=owner.key_root,
         frozen=owner.frozen,
         params_unknown=owner.params_unknown,
+        subtree_kinds=kinds,
     )
 
 
@@ -273,6 +279,9 @@ class SeqVal:
     exact: bool = field(default=False, compare=False)
     # a namedtuple's field names, by position (`out.std` reads that item)
     fields: tuple[str, ...] = field(default=(), compare=False)
+    # a comprehension's one item, standing for the item at every index (`outs = [torch.tanh(x *
+    # k) for k in range(3)]`: `outs[1]` is made as `outs[0]` is)
+    uniform: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
