@@ -1506,3 +1506,35 @@ def test_len_of_an_optional_argument_makes_it_required() -> None:
     """
     assert codes(source) == []
     assert codes(source.replace("n = len(lengths)", "n = 2")) == [(7, "IPL203")]
+
+
+def test_an_init_callback_branch_for_a_local_class_reads_its_parameters() -> None:
+    # lookalike48: `if isinstance(m, Block): m.scale.mul_(0.5)` writes Block's own parameter
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = nn.Parameter(torch.ones(4))
+
+            def forward(self, x):
+                return x * self.scale
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = {child}
+                self.apply(self._init_weights)
+
+            def _init_weights(self, m):
+                if isinstance(m, Block):
+                    m.scale.mul_(0.5)
+
+            def forward(self, x):
+                return self.block(x)
+    """
+    assert codes(source.replace("{child}", "Block()")) == [(21, "IPL002")]
+    # a model made of framework layers only has no Block: the branch never runs
+    assert codes(source.replace("{child}", "nn.Linear(4, 4)")) == []

@@ -2202,6 +2202,19 @@ class FunctionInterpreter:
                 and self.type_test(test.args[1].value, state) != "tensor"
             ):
                 state.env[path] = Unknown(value.lineage)
+            elif (
+                isinstance(value, ModuleVal)
+                and value.qualname == GENERIC_SUBMODULE
+                and type(test.args[1].value) is cst.Name
+                and (cls := self.index.classes.get(test.args[1].value.value)) is not None
+                and cls.is_module
+                and test.args[1].value.value not in state.env
+            ):
+                # `if isinstance(m, Block): m.scale.mul_(0.5)` in an init callback: a submodule
+                # of that local class, whose parameters `__init__` made (lookalike48)
+                state.env[path] = ModuleVal(
+                    path=path, local_class=cls.name, fw=value.fw, uid=value.uid
+                )
         elif (given := _none_test(test, truth)) is not None:
             # past `if mask is not None:` (or in the `else:` of `if mask is None:`) the argument
             # is there
@@ -4511,14 +4524,7 @@ class FunctionInterpreter:
                 classes = (
                     [e.value for e in tested.elements] if type(tested) is cst.Tuple else [tested]
                 )
-                quals = [self.imports.resolve(c) for c in classes]
-                if all(
-                    q is not None
-                    and kb.is_module_class(q)
-                    and not q.rsplit(".", 1)[-1].startswith("_")
-                    and q not in checked.subtree_kinds
-                    for q in quals
-                ):
+                if all(self._absent_class(c, checked.subtree_kinds, state) for c in classes):
                     return ConstVal(False)
             return UNKNOWN
         if dotted_name(func) in ("copy.deepcopy", "deepcopy") and call.args:
@@ -7175,6 +7181,24 @@ class FunctionInterpreter:
             submodule = generic_submodule(module, kinds)
             self.flow.specialized(key, _entry_signature([submodule]), ())
         return module
+
+    def _absent_class(self, expr, kinds: frozenset[str], state: State) -> bool:
+        """No submodule of a model made of the layers ``kinds`` is an instance of the class
+        ``expr`` names: a framework layer class not among them (not a private base class), or a
+        local class other than the model's own and its bases (``_submodule_kinds``)."""
+        name = dotted_name(expr)
+        if name is None or name.partition(".")[0] in state.env:
+            return False
+        if type(expr) is cst.Name and expr.value in self.index.classes:
+            own = self.cls
+            return own is not None and expr.value != own.name and expr.value not in own.base_names
+        qual = self.imports.resolve(expr)
+        return (
+            qual is not None
+            and kb.is_module_class(qual)
+            and not qual.rsplit(".", 1)[-1].startswith("_")
+            and qual not in kinds
+        )
 
     def _submodule_kinds(self, state: State) -> frozenset[str] | None:
         """The classes of the submodules `self.apply(...)` visits in `__init__`, when each is a
