@@ -452,6 +452,13 @@ class _Module:
         for targets, found in attribute_assigns:
             seed, names = _with_locals(found, local_values)
             owner.assigns.append((targets, seed, frozenset(names)))
+        if any(_sets_inplace(node) for node in local_assigns) or any(
+            _sets_inplace(node) for node in _statements(init) if isinstance(node, ast.Assign)
+        ):
+            # `m.inplace = True` over `self.modules()` (BDRAR, MVANet) or `self.act.inplace =
+            # True`: any submodule may now write in place, as if built with `inplace=True`
+            every = frozenset().union(*(t for t, _ in attribute_assigns), *(t for t, _ in scanned))
+            owner.assigns.append((every, True, frozenset()))
         for targets, found in scanned:
             # `conv = Downsample(c, c); self.time_conv.append(conv)`: the local names an
             # extension passes count with what `__init__` bound them to
@@ -876,13 +883,22 @@ def _is_candidate_call(node: ast.Call, name: str) -> bool:
     return position is not None and len(node.args) > position
 
 
+def _sets_inplace(node: ast.AST) -> bool:
+    """`<module>.inplace = ...`: a layer switched to writing in place after construction."""
+    return isinstance(node, ast.Assign) and any(
+        type(t) is ast.Attribute and t.attr == "inplace" for t in node.targets
+    )
+
+
 def _writes_target(target: ast.AST) -> bool:
-    """An assignment target that writes into an object: `x[i]`, `t.data`, inside tuples too."""
+    """An assignment target that writes into an object: `x[i]`, `t.data`, `m.inplace`, inside
+    tuples too."""
     kind = type(target)
     if kind is ast.Subscript:
         return not _string_key(target.slice)
     if kind is ast.Attribute:
-        return target.attr == "data"
+        # (`m.inplace = True`: a layer switched to writing in place after construction)
+        return target.attr == "data" or target.attr == "inplace"
     if kind in (ast.Tuple, ast.List):
         return any(_writes_target(e) for e in target.elts)
     if kind is ast.Starred:

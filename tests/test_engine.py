@@ -1538,3 +1538,83 @@ def test_an_init_callback_branch_for_a_local_class_reads_its_parameters() -> Non
     assert codes(source.replace("{child}", "Block()")) == [(21, "IPL002")]
     # a model made of framework layers only has no Block: the branch never runs
     assert codes(source.replace("{child}", "nn.Linear(4, 4)")) == []
+
+
+def test_a_layer_switched_in_place_after_construction_writes_in_place() -> None:
+    # BDRAR#2, MVANet#2 (recall46): `m.inplace = True` set after the layers were built
+    attribute = """
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+                self.act = nn.Sigmoid()
+                self.drop = nn.Dropout(0.5)
+                self.drop.inplace = {flag}
+
+            def forward(self, x):
+                return self.drop(self.act(self.fc(x)))
+    """
+    assert codes(attribute.replace("{flag}", "True")) == [(14, "IPL001")]
+    assert codes(attribute.replace("{flag}", "False")) == []
+    item = """
+        import torch
+        import torch.nn as nn
+
+        def main():
+            net = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Dropout(0.5), nn.Linear(3, 3))
+            net[2].inplace = True
+            net(torch.rand(3)).sum().backward()
+    """
+    assert codes(item) == [(6, "IPL001")]
+    # a loop over another model's modules leaves this one's layers alone
+    other = """
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self, backbone):
+                super().__init__()
+                self.act = nn.Sigmoid()
+                self.drop = nn.Dropout(0.5)
+                for m in backbone.modules():
+                    if isinstance(m, nn.Dropout):
+                        m.inplace = True
+
+            def forward(self, x):
+                return self.drop(self.act(x))
+    """
+    assert codes(other) == []
+
+
+def test_an_optimizer_subclass_step_writing_a_local_buffer_does_not_crash() -> None:
+    # lookalike49: `buf = torch.zeros_like(p); buf.add_(p.grad)` in a custom optimizer's step
+    # (an IPL903 on `.startswith` of an int storage); without `no_grad` the parameter write is a
+    # leaf write
+    source = """
+        import torch
+        import torch.nn as nn
+        from torch.optim import Optimizer
+
+        class MomentumSGD(Optimizer):
+            def __init__(self, params, lr=0.01):
+                super().__init__(params, dict(lr=lr))
+
+            @torch.no_grad()
+            def step(self):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        buf = torch.zeros_like(p)
+                        buf.add_(p.grad)
+                        p.add_(buf, alpha=-group["lr"])
+
+        def main():
+            model = nn.Linear(4, 1)
+            opt = MomentumSGD(model.parameters())
+            model(torch.randn(5, 4)).pow(2).mean().backward()
+            opt.step()
+    """
+    assert codes(source) == []
+    assert codes(source.replace("@torch.no_grad()", "")) == [(16, "IPL002")]

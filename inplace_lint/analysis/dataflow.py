@@ -2157,6 +2157,15 @@ class FunctionInterpreter:
         kind = type(test)
         if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
             self._refine(test.expression, state, not truth, names, depth + 1)
+        elif (
+            kind is cst.BooleanOperation
+            and type(test.operator) is cst.Or
+            and truth
+            and names is None
+            and (merged := _isinstance_union(test)) is not None
+        ):
+            # `isinstance(m, nn.ReLU) or isinstance(m, nn.Dropout)`: one test of a tuple
+            self._refine(merged, state, truth, names, depth + 1)
         elif kind is cst.BooleanOperation:
             operator = type(test.operator)
             if (operator is cst.And and truth) or (operator is cst.Or and not truth):
@@ -2202,6 +2211,13 @@ class FunctionInterpreter:
                 and self.type_test(test.args[1].value, state) != "tensor"
             ):
                 state.env[path] = Unknown(value.lineage)
+            elif (
+                isinstance(value, ModuleVal)
+                and value.qualname == GENERIC_SUBMODULE
+                and (quals := self._framework_classes(test.args[1].value, state)) is not None
+            ):
+                # `if isinstance(m, nn.ReLU):` over `self.modules()` (BDRAR, MVANet)
+                state.env[path] = replace(value, kind_filter=quals)
             elif (
                 isinstance(value, ModuleVal)
                 and value.qualname == GENERIC_SUBMODULE
@@ -2348,7 +2364,8 @@ class FunctionInterpreter:
         # After the loop: it ran no time, or (as far as the passes go) it ran through. Not the
         # end of every pass: a name rebound in each iteration holds the last iteration's value,
         # and the first pass's ops must not be counted as reached through it.
-        current = merge_states([entry, current])
+        if not (isinstance(stmt, cst.For) and self._runs_surely(stmt, entry)):
+            current = merge_states([entry, current])
         container = self.flow.loop_fact(stmt, 1) if isinstance(stmt, cst.For) else None
         held = current.env.get(container) if container is not None else None
         if isinstance(held, ModuleVal) and held.children and not held.frozen:
@@ -2519,6 +2536,19 @@ class FunctionInterpreter:
         if type(start) is not int or not _compares_name(stmt.body, name):
             return None
         return start
+
+    def _runs_surely(self, stmt: cst.For, entry: State) -> bool:
+        """A loop over `self.modules()` runs at least once (the module itself is one): what its
+        body did (`m.inplace = True` on the filtered layers) holds after it."""
+        if not (
+            type(stmt.iter) is cst.Call
+            and type(stmt.iter.func) is cst.Attribute
+            and stmt.iter.func.attr.value in ("modules", "named_modules")
+            and not stmt.iter.args
+        ):
+            return False
+        iterable = self.eval(stmt.iter, entry.copy())
+        return isinstance(iterable, SubmodulesVal) and iterable.never_empty
 
     def _with_counter(
         self,
@@ -3031,6 +3061,13 @@ class FunctionInterpreter:
             self._drop_attribute_paths(target.value, state)
             return
         if isinstance(target, cst.Attribute):
+            if (
+                target.attr.value == "inplace"
+                and isinstance(value, ConstVal)
+                and type(value.value) is bool
+                and self._set_inplace(target, value.value, state)
+            ):
+                return
             if target.attr.value == "data":
                 base = self.eval(target.value, state)
                 if isinstance(base, TensorVal):
@@ -5276,7 +5313,8 @@ class FunctionInterpreter:
                     (
                         w.node
                         for w in (ran.writes if ran is not None else ())
-                        if w.tensor.storage.startswith("params:")
+                        if isinstance(w.tensor.storage, str)
+                        and w.tensor.storage.startswith("params:")
                     ),
                     None,
                 )
@@ -5644,7 +5682,11 @@ class FunctionInterpreter:
             return UNKNOWN
         if method in _SUBMODULE_ITERATORS:
             self._args(call, state)
-            return SubmodulesVal(module, named=method.startswith("named_"))
+            return SubmodulesVal(
+                module,
+                named=method.startswith("named_"),
+                never_empty=method in ("modules", "named_modules") and module.fw == "torch",
+            )
         if method in _FULL_BACKWARD_HOOKS:
             self._args(call, state)
             if (
@@ -7182,6 +7224,92 @@ class FunctionInterpreter:
             self.flow.specialized(key, _entry_signature([submodule]), ())
         return module
 
+    def _framework_classes(self, expr, state: State) -> frozenset[str] | None:
+        """The framework layer classes an `isinstance` class argument names (one, or a tuple of
+        them); None when any is something else."""
+        classes = [e.value for e in expr.elements] if type(expr) is cst.Tuple else [expr]
+        quals = set()
+        for cls in classes:
+            name = dotted_name(cls)
+            qual = (
+                self.imports.resolve(cls)
+                if name and name.partition(".")[0] not in state.env
+                else None
+            )
+            if qual is None or not kb.is_module_class(qual):
+                return None
+            quals.add(qual)
+        return frozenset(quals)
+
+    def _set_inplace(self, target: cst.Attribute, flag: bool, state: State) -> bool:
+        """`self.act.inplace = True`, or `m.inplace = True` past `if isinstance(m, nn.ReLU):` in
+        a loop over `self.modules()` (BDRAR#2, MVANet#2: switched on after construction): the
+        module (those of the filtered classes among `self`'s submodules) now writes in place,
+        as if built with `inplace=True`. True when handled."""
+        owner = self.eval(target.value, state)
+        if not isinstance(owner, ModuleVal):
+            return False
+        path = dotted_name(target.value)
+        if owner.qualname == GENERIC_SUBMODULE:
+            own = state.env.get("self")
+            if owner.kind_filter is None or not isinstance(own, ModuleVal):
+                return False
+            if owner.generic_of != "self":
+                return False  # (the submodules of another model this method holds)
+            for key, held in list(state.env.items()):
+                if key.startswith("self.") and key.count(".") == 1 and isinstance(held, ModuleVal):
+                    state.env[key] = self._with_inplace(held, flag, owner.kind_filter, state)
+            return True
+        if owner.facts is None or not owner.qualname:
+            return False
+        changed = self._with_inplace(owner, flag, frozenset({owner.qualname}), state)
+        if path is not None:
+            state.env[path] = changed
+            return True
+        base = target.value
+        index = _int_index(base) if type(base) is cst.Subscript else None
+        holder = dotted_name(base.value) if index is not None else None
+        container = state.env.get(holder) if holder else None
+        if not (
+            isinstance(container, ModuleVal)
+            and -len(container.children) <= index < len(container.children)
+        ):
+            return False
+        # `net[1].inplace = True` on a Sequential's child: that child, in its place
+        children = list(container.children)
+        children[index] = replace(children[index], facts=changed.facts)
+        if flag:
+            known = {id(a.node) for a in self.result.adjacency}
+            before = len(self.result.adjacency)
+            self._check_adjacency(tuple(children))
+            self.result.adjacency[before:] = [
+                a for a in self.result.adjacency[before:] if id(a.node) not in known
+            ]
+        state.env[holder] = replace(container, children=tuple(children))
+        return True
+
+    def _with_inplace(
+        self, module: ModuleVal, flag: bool, kinds: frozenset[str], state: State
+    ) -> ModuleVal:
+        """``module`` (and its children) with `inplace=flag` on those of the classes ``kinds``."""
+        if module.children:
+            children = tuple(self._with_inplace(c, flag, kinds, state) for c in module.children)
+            if flag and any(a is not b for a, b in zip(children, module.children)):
+                known = {id(a.node) for a in self.result.adjacency}
+                before = len(self.result.adjacency)
+                self._check_adjacency(children)
+                self.result.adjacency[before:] = [
+                    a for a in self.result.adjacency[before:] if id(a.node) not in known
+                ]
+            return replace(module, children=children)
+        if module.qualname not in kinds or module.facts is None:
+            return module
+        keywords = (
+            _literal_keywords(module.node, state.env) if type(module.node) is cst.Call else {}
+        )
+        facts = kb.module_class(module.qualname, {**keywords, "inplace": flag})
+        return replace(module, facts=facts) if facts is not None else module
+
     def _absent_class(self, expr, kinds: frozenset[str], state: State) -> bool:
         """No submodule of a model made of the layers ``kinds`` is an instance of the class
         ``expr`` names: a framework layer class not among them (not a private base class), or a
@@ -8514,7 +8642,7 @@ class FunctionInterpreter:
                         _code(self, previous.node),
                         _code(self, child.node),
                         child.fw,
-                        _inplace_keyword(child.node),
+                        _inplace_keyword(child.node, child.qualname),
                         child.write_condition,  # a dropout whose rate is not known: IPL203
                     )
                 )
@@ -10440,6 +10568,39 @@ def _qualified_class_kind(qual: str) -> str:
     ):
         return "other"
     return "unknown"
+
+
+def _isinstance_union(test: cst.BooleanOperation) -> cst.Call | None:
+    """`isinstance(m, A) or isinstance(m, B)` as `isinstance(m, (A, B))` (the same name on both
+    sides); None for anything else."""
+    parts = []
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.BooleanOperation and type(node.operator) is cst.Or:
+            stack.extend((node.right, node.left))
+        elif (
+            type(node) is cst.Call
+            and type(node.func) is cst.Name
+            and node.func.value == "isinstance"
+            and len(node.args) == 2
+            and not any(a.star or a.keyword for a in node.args)
+        ):
+            parts.append(node)
+        else:
+            return None
+    names = {dotted_name(p.args[0].value) for p in parts}
+    if len(names) != 1 or None in names:
+        return None
+    classes = []
+    for part in parts:
+        cls = part.args[1].value
+        classes.extend(e.value for e in cls.elements) if type(cls) is cst.Tuple else classes.append(
+            cls
+        )
+    return parts[0].with_changes(
+        args=[parts[0].args[0], cst.Arg(cst.Tuple([cst.Element(c) for c in classes]))]
+    )
 
 
 def _registers_dynamically(cls: cst.ClassDef) -> bool:
@@ -13446,13 +13607,22 @@ def _bin_operator(op) -> str:
     return _BIN.get(type(op), "+")
 
 
-def _inplace_keyword(expr) -> cst.Arg | None:
+def _inplace_keyword(expr, qual: str | None = None) -> cst.Arg | None:
+    """The argument that turns the module's `inplace` on: the keyword, or the positional one at
+    the constructor's `inplace` position (`nn.ReLU(True)`, `nn.LeakyReLU(0.2, True)`; not the
+    rate of `nn.Dropout(0.1)`, switched on later by `m.inplace = True`)."""
     if isinstance(expr, cst.Call):
         for arg in expr.args:
             if arg.keyword is not None and arg.keyword.value == "inplace":
                 return arg
-        if expr.args and expr.args[0].keyword is None:
-            return expr.args[0]
+        params = kb.torch_module_init_params(qual) if qual else ()
+        position = params.index("inplace") if "inplace" in params else 0 if not qual else None
+        if (
+            position is not None
+            and position < len(expr.args)
+            and all(a.keyword is None and not a.star for a in expr.args[: position + 1])
+        ):
+            return expr.args[position]
     return None
 
 

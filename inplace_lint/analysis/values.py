@@ -192,6 +192,11 @@ class ModuleVal:
     # classes (`isinstance(m, nn.Conv2d)` is false in `self.apply(self._init_weights)` of a model
     # without one); None when not known
     subtree_kinds: frozenset[str] | None = field(default=None, hash=False, compare=False)
+    # a ``generic_submodule`` past `if isinstance(m, (nn.ReLU, nn.Dropout)):`: one of these
+    # framework classes (`m.inplace = True` there turns those submodules in place)
+    kind_filter: frozenset[str] | None = field(default=None, hash=False, compare=False)
+    # a ``generic_submodule``: the path of the module it is a submodule of (`self`, `backbone`)
+    generic_of: str | None = field(default=None, hash=False, compare=False)
     # modules of different kinds bound on the two sides of an option's test (`if
     # self.num_convs > 1: self.rpn_conv = nn.Sequential(...) else: self.rpn_conv = nn.Conv2d(...)`):
     # (the test, or its negation, under which each one is the module), exactly two. A call runs
@@ -243,6 +248,8 @@ class SubmodulesVal:
 
     owner: ModuleVal
     named: bool = False
+    # `modules()` / `named_modules()`: the owner is among them, so a loop over it runs
+    never_empty: bool = False
 
 
 GENERIC_SUBMODULE = "<submodule>"  # the qualname of such a submodule
@@ -260,6 +267,7 @@ def generic_submodule(owner: ModuleVal, kinds: frozenset[str] | None = None) -> 
         frozen=owner.frozen,
         params_unknown=owner.params_unknown,
         subtree_kinds=kinds,
+        generic_of=owner.path,
     )
 
 
