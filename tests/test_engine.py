@@ -1618,3 +1618,29 @@ def test_an_optimizer_subclass_step_writing_a_local_buffer_does_not_crash() -> N
     """
     assert codes(source) == []
     assert codes(source.replace("@torch.no_grad()", "")) == [(16, "IPL002")]
+
+
+def test_a_layer_appended_under_a_constructor_option_is_an_alternative() -> None:
+    # lookalike49: `if act: layers.append(nn.ReLU(inplace=True))` after a Sigmoid, then
+    # `nn.Sequential(*layers)`: the write happens only when the option holds (IPL203), not in
+    # every configuration; built with the option on, it is certain
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, act=False):
+                super().__init__()
+                layers = [nn.Linear(4, 4), nn.Sigmoid()]
+                if act:
+                    layers.append(nn.ReLU(inplace=True))
+                self.net = nn.Sequential(*layers)
+
+            def forward(self, x):
+                return self.net(x)
+
+        def main():
+            Block()(torch.randn(2, 4)).sum().backward()
+    """
+    assert codes(source) == [(10, "IPL203")]
+    assert codes(source.replace("Block()(", "Block(act=True)(")) == [(10, "IPL001")]

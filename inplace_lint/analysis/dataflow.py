@@ -8583,7 +8583,17 @@ class FunctionInterpreter:
                     else ModuleVal("<unknown>", fw=fw, uid=new_module_uid())
                     for v in items
                 )
-            self._check_adjacency(children)
+            given = (
+                state.env.get(call.args[0].value.value)
+                if len(call.args) == 1
+                and call.args[0].star == "*"
+                and type(call.args[0].value) is cst.Name
+                else None
+            )
+            if type(given) is SeqVal and given.alternatives:
+                self._check_alternative_adjacency(given.alternatives)
+            else:
+                self._check_adjacency(children)
         exact = (
             (
                 len(names) == len(children)
@@ -8611,6 +8621,34 @@ class FunctionInterpreter:
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
             has_params = any(c.has_parameters for c in children)
+        given = (
+            state.env.get(call.args[0].value.value)
+            if container
+            and len(call.args) == 1
+            and call.args[0].star == "*"
+            and type(call.args[0].value) is cst.Name
+            else None
+        )
+        alternatives: tuple = ()
+        if type(given) is SeqVal and given.alternatives:
+            # `nn.Sequential(*layers)` of a list built one way or the other by an option: one
+            # container per side, each called under its condition (``_call_alternatives``)
+            alternatives = tuple(
+                (
+                    condition,
+                    ModuleVal(
+                        path="<anonymous>",
+                        qualname=qual,
+                        facts=facts,
+                        children=side.items,
+                        fw=fw,
+                        node=call,
+                        has_parameters=any(c.has_parameters for c in side.items),
+                        uid=new_module_uid(),
+                    ),
+                )
+                for condition, side in given.alternatives
+            )
         return ModuleVal(
             path="<anonymous>",
             qualname=qual,
@@ -8622,7 +8660,26 @@ class FunctionInterpreter:
             node=call,
             has_parameters=has_params,
             uid=new_module_uid(),
+            alternatives=alternatives,
         )
+
+    def _check_alternative_adjacency(self, alternatives: tuple) -> None:
+        """``_check_adjacency`` for a container built from one of two lists by an option: a pair
+        on both sides holds always, a pair on one side only under that side's condition."""
+        found: dict[tuple[int, int], list] = {}
+        for condition, side in alternatives:
+            before = len(self.result.adjacency)
+            self._check_adjacency(side.items)
+            for event in self.result.adjacency[before:]:
+                found.setdefault((id(event.node), id(event.previous_node)), []).append(
+                    (condition, event)
+                )
+            del self.result.adjacency[before:]
+        for sides in found.values():
+            condition, event = sides[0]
+            if len(sides) == 1 and event.condition is None:
+                event = replace(event, condition=condition)
+            self.result.adjacency.append(event)
 
     def _check_adjacency(self, children: tuple[ModuleVal, ...]) -> None:
         """An in-place activation right after a module that saves its output, inside one container."""
@@ -12880,6 +12937,27 @@ def _mark_alternative_modules(merged: State, then: State, other: State, test: st
             merged.env[key] = _with_alternatives(
                 value, then.env.get(key), other.env.get(key), lambda: test
             )
+        elif type(value) is SeqVal:
+            a, b = then.env.get(key), other.env.get(key)
+            if (
+                type(a) is SeqVal
+                and type(b) is SeqVal
+                and not (a.alternatives or b.alternatives)
+                and a.items
+                and b.items
+                and all(type(i) is ModuleVal for i in (*a.items, *b.items))
+                # (the same kinds of layers in the same order, built with other sizes, as
+                # Xception's BlockA with and without a stride: one list, as before)
+                and _layer_kinds(a.items) != _layer_kinds(b.items)
+            ):
+                # `layers = [nn.Linear(2, 2)]; if bounded: layers.append(nn.Tanh())`: the
+                # Sequential built from it is one of two, by the option (lookalike49)
+                merged.env[key] = replace(value, alternatives=((test, a), (_negated(test), b)))
+
+
+def _layer_kinds(modules: tuple) -> tuple:
+    """What calling each module of a list does, in order: its class and facts."""
+    return tuple((m.qualname, m.local_class, m.facts) for m in modules)
 
 
 def _with_alternatives(merged: ModuleVal, a, b, test: Callable[[], str]) -> ModuleVal:

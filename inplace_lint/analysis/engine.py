@@ -41,6 +41,12 @@ def build_analysis(
     # grad and a backward (or a return, or `self.x = ...`) then reaches the saving child; one
     # never called here is judged by its construction
     analysis.adjacency = [a for a in analysis.adjacency if _adjacency_holds(a, flow)]
+    # (a container built one way or the other by an option, in the constructor's run on its
+    # own, and built one way for an instance whose call gives the option: that run's holds)
+    certain = {id(a.node) for a in analysis.adjacency if a.condition is None}
+    analysis.adjacency = [
+        a for a in analysis.adjacency if a.condition is None or id(a.node) not in certain
+    ]
     analysis.apply_uses = flow.apply_uses
     return analysis
 

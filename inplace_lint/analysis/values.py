@@ -290,6 +290,9 @@ class SeqVal:
     # a comprehension's one item, standing for the item at every index (`outs = [torch.tanh(x *
     # k) for k in range(3)]`: `outs[1]` is made as `outs[0]` is)
     uniform: bool = field(default=False, compare=False)
+    # a list of modules built differently under an option of a constructor (`if bounded:
+    # layers.append(nn.Tanh())`): (condition, the list on that side), both sides
+    alternatives: tuple = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
