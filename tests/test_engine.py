@@ -1644,3 +1644,36 @@ def test_a_layer_appended_under_a_constructor_option_is_an_alternative() -> None
     """
     assert codes(source) == [(10, "IPL203")]
     assert codes(source.replace("Block()(", "Block(act=True)(")) == [(10, "IPL001")]
+
+
+def test_an_option_chain_choosing_a_container_built_per_inner_option_keeps_its_saves() -> None:
+    # dgl's LapPosEncoder (prec44, a true IPL203 lost for a while): `if model_type ==
+    # "Transformer": ... elif model_type == "DeepSet": layers per num_layer, both ending in a
+    # ReLU`, then the ReLU's output written in place
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Encoder(nn.Module):
+            def __init__(self, model_type, num_layer):
+                super().__init__()
+                self.model_type = model_type
+                if model_type == "Transformer":
+                    self.pe = nn.Identity()
+                elif model_type == "DeepSet":
+                    layers = []
+                    if num_layer == 1:
+                        layers.append(nn.ReLU())
+                    else:
+                        layers.append(nn.Linear(4, 4))
+                        layers.append(nn.ReLU())
+                    self.pe = nn.Sequential(*layers)
+                else:
+                    raise ValueError(model_type)
+
+            def forward(self, x, mask):
+                x = self.pe(x)
+                x[mask] = 0
+                return x.sum()
+    """
+    assert codes(source) == [(24, "IPL203")]

@@ -12966,6 +12966,13 @@ def _with_alternatives(merged: ModuleVal, a, b, test: Callable[[], str]) -> Modu
     frozen (`if cfg.freeze_head: self.head.weight.requires_grad_(False)`: lookalike35).
     Unchanged when they are neither, or one of them already holds alternatives (an `elif`
     chain)."""
+    # (a container that is itself one of two by an inner option, `nn.Sequential(*layers)` of a
+    # list built per `num_layer`: here, as its fullest form, as before those were told apart;
+    # dgl's LapPosEncoder, prec44)
+    if type(a) is ModuleVal and a.alternatives and not a.uid.startswith("either:"):
+        a = replace(a, alternatives=())
+    if type(b) is ModuleVal and b.alternatives and not b.uid.startswith("either:"):
+        b = replace(b, alternatives=())
     if type(a) is not ModuleVal or type(b) is not ModuleVal or a.alternatives or b.alternatives:
         return merged
     refrozen = bool(a.uid) and a.uid == b.uid and a.frozen_parameters != b.frozen_parameters
