@@ -1677,3 +1677,32 @@ def test_an_option_chain_choosing_a_container_built_per_inner_option_keeps_its_s
                 return x.sum()
     """
     assert codes(source) == [(24, "IPL203")]
+
+
+def test_one_init_callback_applied_by_two_models_is_run_for_each_models_layers() -> None:
+    # the callback's run is memoised by its argument: a model without a Conv2d (whose branch
+    # never runs) must not stand for one with a Conv2d, whichever class comes first
+    model_a = """
+        class A(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.apply(init)
+    """
+    model_b = """
+        class B(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 3, 1)
+                self.apply(init)
+    """
+    head = """
+        import torch
+        import torch.nn as nn
+
+        def init(m):
+            if isinstance(m, nn.Conv2d):
+                m.weight.mul_(0.5)
+    """
+    for first, second in ((model_a, model_b), (model_b, model_a)):
+        assert codes(head + first + second) == [(7, "IPL002")]

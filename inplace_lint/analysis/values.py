@@ -190,8 +190,9 @@ class ModuleVal:
     owner_by: cst.CSTNode | None = field(default=None, hash=False, compare=False)
     # a ``generic_submodule`` of an owner whose submodules are all known framework layers: their
     # classes (`isinstance(m, nn.Conv2d)` is false in `self.apply(self._init_weights)` of a model
-    # without one); None when not known
-    subtree_kinds: frozenset[str] | None = field(default=None, hash=False, compare=False)
+    # without one); None when not known. Part of equality: a callback's run is memoised by the
+    # submodule it is given, and two models applying one callback have different kinds
+    subtree_kinds: frozenset[str] | None = field(default=None, hash=False)
     # a ``generic_submodule`` past `if isinstance(m, (nn.ReLU, nn.Dropout)):`: one of these
     # framework classes (`m.inplace = True` there turns those submodules in place)
     kind_filter: frozenset[str] | None = field(default=None, hash=False, compare=False)
