@@ -4557,10 +4557,7 @@ class FunctionInterpreter:
             if isinstance(checked, ModuleVal) and checked.subtree_kinds is not None:
                 # a submodule of a model made only of known layers, tested against layer
                 # classes none of them is (``_submodule_kinds``)
-                tested = call.args[1].value
-                classes = (
-                    [e.value for e in tested.elements] if type(tested) is cst.Tuple else [tested]
-                )
+                classes = _class_arguments(call.args[1].value)
                 if all(self._absent_class(c, checked.subtree_kinds, state) for c in classes):
                     return ConstVal(False)
             return UNKNOWN
@@ -7227,9 +7224,8 @@ class FunctionInterpreter:
     def _framework_classes(self, expr, state: State) -> frozenset[str] | None:
         """The framework layer classes an `isinstance` class argument names (one, or a tuple of
         them); None when any is something else."""
-        classes = [e.value for e in expr.elements] if type(expr) is cst.Tuple else [expr]
         quals = set()
-        for cls in classes:
+        for cls in _class_arguments(expr):
             name = dotted_name(cls)
             qual = (
                 self.imports.resolve(cls)
@@ -7279,12 +7275,7 @@ class FunctionInterpreter:
         children = list(container.children)
         children[index] = replace(children[index], facts=changed.facts)
         if flag:
-            known = {id(a.node) for a in self.result.adjacency}
-            before = len(self.result.adjacency)
-            self._check_adjacency(tuple(children))
-            self.result.adjacency[before:] = [
-                a for a in self.result.adjacency[before:] if id(a.node) not in known
-            ]
+            self._check_new_adjacency(tuple(children))
         state.env[holder] = replace(container, children=tuple(children))
         return True
 
@@ -7295,12 +7286,7 @@ class FunctionInterpreter:
         if module.children:
             children = tuple(self._with_inplace(c, flag, kinds, state) for c in module.children)
             if flag and any(a is not b for a, b in zip(children, module.children)):
-                known = {id(a.node) for a in self.result.adjacency}
-                before = len(self.result.adjacency)
-                self._check_adjacency(children)
-                self.result.adjacency[before:] = [
-                    a for a in self.result.adjacency[before:] if id(a.node) not in known
-                ]
+                self._check_new_adjacency(children)
             return replace(module, children=children)
         if module.qualname not in kinds or module.facts is None:
             return module
@@ -7309,6 +7295,16 @@ class FunctionInterpreter:
         )
         facts = kb.module_class(module.qualname, {**keywords, "inplace": flag})
         return replace(module, facts=facts) if facts is not None else module
+
+    def _check_new_adjacency(self, children: tuple[ModuleVal, ...]) -> None:
+        """``_check_adjacency`` of a container whose children were switched in place after it
+        was built: the pairs it did not report then."""
+        known = {id(a.node) for a in self.result.adjacency}
+        before = len(self.result.adjacency)
+        self._check_adjacency(children)
+        self.result.adjacency[before:] = [
+            a for a in self.result.adjacency[before:] if id(a.node) not in known
+        ]
 
     def _absent_class(self, expr, kinds: frozenset[str], state: State) -> bool:
         """No submodule of a model made of the layers ``kinds`` is an instance of the class
@@ -8571,6 +8567,17 @@ class FunctionInterpreter:
             positional, _ = self._args(call, state)
         fw = qual.split(".")[0]
         children: tuple[ModuleVal, ...] = ()
+        # `nn.Sequential(*layers)` of a list built one way or the other by an option
+        given = (
+            state.env.get(call.args[0].value.value)
+            if container
+            and len(call.args) == 1
+            and call.args[0].star == "*"
+            and type(call.args[0].value) is cst.Name
+            else None
+        )
+        if not (type(given) is SeqVal and given.alternatives):
+            given = None
         if container:
             items = list(_flatten(SeqVal(tuple(positional))))
             if any(isinstance(v, ModuleVal) for v in items):
@@ -8583,14 +8590,7 @@ class FunctionInterpreter:
                     else ModuleVal("<unknown>", fw=fw, uid=new_module_uid())
                     for v in items
                 )
-            given = (
-                state.env.get(call.args[0].value.value)
-                if len(call.args) == 1
-                and call.args[0].star == "*"
-                and type(call.args[0].value) is cst.Name
-                else None
-            )
-            if type(given) is SeqVal and given.alternatives:
+            if given is not None:
                 self._check_alternative_adjacency(given.alternatives)
             else:
                 self._check_adjacency(children)
@@ -8621,18 +8621,10 @@ class FunctionInterpreter:
         has_params = bool(getattr(facts, "has_parameters", True)) if facts is not None else True
         if children:
             has_params = any(c.has_parameters for c in children)
-        given = (
-            state.env.get(call.args[0].value.value)
-            if container
-            and len(call.args) == 1
-            and call.args[0].star == "*"
-            and type(call.args[0].value) is cst.Name
-            else None
-        )
         alternatives: tuple = ()
-        if type(given) is SeqVal and given.alternatives:
-            # `nn.Sequential(*layers)` of a list built one way or the other by an option: one
-            # container per side, each called under its condition (``_call_alternatives``)
+        if given is not None:
+            # one container per side of the option, each called under its condition
+            # (``_call_alternatives``)
             alternatives = tuple(
                 (
                     condition,
@@ -10627,6 +10619,11 @@ def _qualified_class_kind(qual: str) -> str:
     return "unknown"
 
 
+def _class_arguments(expr) -> list:
+    """The classes an `isinstance` class argument names: one, or a tuple's."""
+    return [e.value for e in expr.elements] if type(expr) is cst.Tuple else [expr]
+
+
 def _isinstance_union(test: cst.BooleanOperation) -> cst.Call | None:
     """`isinstance(m, A) or isinstance(m, B)` as `isinstance(m, (A, B))` (the same name on both
     sides); None for anything else."""
@@ -10649,12 +10646,7 @@ def _isinstance_union(test: cst.BooleanOperation) -> cst.Call | None:
     names = {dotted_name(p.args[0].value) for p in parts}
     if len(names) != 1 or None in names:
         return None
-    classes = []
-    for part in parts:
-        cls = part.args[1].value
-        classes.extend(e.value for e in cls.elements) if type(cls) is cst.Tuple else classes.append(
-            cls
-        )
+    classes = [c for part in parts for c in _class_arguments(part.args[1].value)]
     return parts[0].with_changes(
         args=[parts[0].args[0], cst.Arg(cst.Tuple([cst.Element(c) for c in classes]))]
     )

@@ -102,6 +102,11 @@ def _inside(node: cst.CSTNode, root: cst.CSTNode | None) -> bool:
     return root is not None and any(n is node for n in _walk(root))
 
 
+def _saved_by_its_statement(write: Write) -> bool:
+    """An op of the write's own statement saved the tensor (`hs[t] = cell(xs[t], hs[t - 1])`)."""
+    return write.stmt is not None and any(_inside(s.node, write.stmt) for s in write.saves)
+
+
 def _in_lambda(node: cst.CSTNode, stmt: cst.CSTNode) -> bool:
     """The write is in a lambda of the statement (`p.register_hook(lambda g: g.clip_(...))`): the
     statement itself does not run it."""
@@ -267,7 +272,7 @@ def clone_before(analysis: ModuleAnalysis, write: Write) -> FixPlan | None:
         return None
     if not isinstance(stmt, (cst.Assign, cst.AugAssign, cst.Expr)):
         return None
-    if any(_inside(save.node, stmt) for save in write.saves):
+    if _saved_by_its_statement(write):
         # `hs[t] = cell(hs[t - 1])`: the statement's own op saves the clone it then writes
         return None
     if not _attribute_rebindable(write) or (
@@ -337,7 +342,7 @@ def advice(analysis: ModuleAnalysis, write: Write) -> str:
     if write.how in ("module", "inplace-kw"):
         return "Pass `inplace=False`."
     if write.how in ("setitem", "aug-setitem"):
-        if write.stmt is not None and any(_inside(s.node, write.stmt) for s in write.saves):
+        if _saved_by_its_statement(write):
             # `hs[t] = cell(xs[t], hs[t - 1])`: a clone taken before would be saved and written
             # the same way
             fw = write.fw
